@@ -1,0 +1,51 @@
+//! The only reader of `--cfg chacha_backend="…"`.
+//!
+//! Without the flag, every backend that can exist on the target architecture is compiled
+//! in and `Backend::detect()` picks one at run time. With it, exactly the named backend is
+//! compiled and the others are not, so an auditor reads one module. Either way the crate
+//! sees the result as `cfg(chacha_enabled = "<name>")`, one per compiled-in backend.
+
+use std::{env, process::exit};
+
+/// Every backend this version has, with the target architectures it can run on (empty:
+/// all). The names are the module, type, enum variant, cfg value and bench id.
+const BACKENDS: &[(&str, &[&str])] = &[("soft", &[])];
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    let names: Vec<String> = BACKENDS.iter().map(|(name, _)| format!("\"{name}\"")).collect();
+    let values = names.join(", ");
+    println!("cargo::rustc-check-cfg=cfg(chacha_backend, values({values}))");
+    println!("cargo::rustc-check-cfg=cfg(chacha_enabled, values({values}))");
+
+    let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    let runs_here = |arches: &[&str]| arches.is_empty() || arches.contains(&arch.as_str());
+
+    let enabled: Vec<&str> = match env::var("CARGO_CFG_CHACHA_BACKEND") {
+        Err(_) => BACKENDS.iter().filter(|(_, arches)| runs_here(arches)).map(|(name, _)| *name).collect(),
+        Ok(pinned) => {
+            let Some((name, arches)) = BACKENDS.iter().find(|(name, _)| *name == pinned) else {
+                fail(&format!(
+                    "--cfg chacha_backend=\"{pinned}\" is not a backend of this crate \
+                     (it pins exactly one of: {values})"
+                ));
+            };
+            if !runs_here(arches) {
+                fail(&format!(
+                    "--cfg chacha_backend=\"{name}\" cannot run on target_arch \"{arch}\" \
+                     (it needs one of: {})",
+                    arches.join(", ")
+                ));
+            }
+            vec![*name]
+        }
+    };
+    for name in enabled {
+        println!("cargo::rustc-cfg=chacha_enabled=\"{name}\"");
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("error: {message}");
+    exit(1);
+}

@@ -1,0 +1,9 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+
+mod backend;
+#[cfg(chacha_enabled = "soft")]
+pub mod soft;
+
+pub use backend::Backend;
+pub use chacha_core;

@@ -1,0 +1,233 @@
+//! The 16-word ChaCha state (RFC 8439 §2.3) and where a stream stands in it.
+//!
+//! ```text
+//!  0: const   1: const   2: const   3: const      "expand 32-byte k"
+//!  4: key     5: key     6: key     7: key
+//!  8: key     9: key    10: key    11: key
+//! 12: counter 13: ...   14: ...    15: ...        see `variant`: Ietf or Legacy
+//! ```
+//!
+//! Besides the words, a state remembers whether its last block has been produced: after
+//! the block with counter `V::MAX_COUNTER` the counter word(s) would wrap to 0 and
+//! repeat the keystream, so the state records the end instead and refuses to go on.
+
+use core::{fmt, marker::PhantomData};
+
+use crate::variant::Variant;
+
+/// "expand 32-byte k" as four little-endian words (RFC 8439 §2.3).
+pub const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+/// Bytes in one ChaCha block.
+pub const BLOCK_LEN: usize = 64;
+
+/// One block of keystream (or data), as bytes.
+pub type Block = [u8; BLOCK_LEN];
+
+/// The keystream has no more blocks: one key and nonce give `V::BLOCKS` blocks, and using
+/// more would repeat keystream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EndOfStream;
+
+impl fmt::Display for EndOfStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("end of the ChaCha keystream for this key and nonce")
+    }
+}
+
+impl core::error::Error for EndOfStream {}
+
+/// A ChaCha input state for one key and nonce, positioned at a block counter.
+///
+/// `Debug` shows the position only, never the key.
+pub struct State<V: Variant> {
+    words: [u32; 16],
+    /// The block with counter `V::MAX_COUNTER` has been produced; the counter word(s)
+    /// have wrapped to 0 and must not be used again.
+    ended: bool,
+    _variant: PhantomData<V>,
+}
+
+impl<V: Variant> State<V> {
+    /// The state for `key` and `nonce`, at block counter 0.
+    pub fn new(key: &[u8; 32], nonce: &V::Nonce) -> Self {
+        let mut words = [0u32; 16];
+        words[..4].copy_from_slice(&CONSTANTS);
+        for (word, bytes) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
+            *word = le_word(bytes);
+        }
+        let nonce_start = 12 + V::COUNTER_WORDS;
+        for (word, bytes) in words[nonce_start..].iter_mut().zip(nonce.as_ref().chunks_exact(4)) {
+            *word = le_word(bytes);
+        }
+        Self { words, ended: false, _variant: PhantomData }
+    }
+
+    /// The input words for the block at the current counter.
+    ///
+    /// Only meaningful while [`blocks_left`](Self::blocks_left) is non-zero.
+    #[inline(always)]
+    pub fn words(&self) -> &[u32; 16] {
+        &self.words
+    }
+
+    /// The input words for the block with counter `counter` (same key and nonce).
+    #[inline(always)]
+    pub fn words_at(&self, counter: u64) -> [u32; 16] {
+        let mut words = self.words;
+        set_counter_words::<V>(&mut words, counter);
+        words
+    }
+
+    /// The block counter of the next block (0 after the last block, see
+    /// [`blocks_left`](Self::blocks_left)).
+    #[inline(always)]
+    pub fn counter(&self) -> u64 {
+        if V::COUNTER_WORDS == 1 {
+            u64::from(self.words[12])
+        } else {
+            u64::from(self.words[12]) | u64::from(self.words[13]) << 32
+        }
+    }
+
+    /// Blocks produced so far, counted from counter 0: `0..=V::BLOCKS`.
+    #[inline]
+    pub fn position(&self) -> u128 {
+        if self.ended { V::BLOCKS } else { u128::from(self.counter()) }
+    }
+
+    /// Blocks this key and nonce can still produce.
+    #[inline]
+    pub fn blocks_left(&self) -> u128 {
+        V::BLOCKS - self.position()
+    }
+
+    /// Moves to block `block` (`0..=V::BLOCKS`; `V::BLOCKS` is the end of the stream).
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if `block > V::BLOCKS`; the state is unchanged.
+    pub fn seek(&mut self, block: u128) -> Result<(), EndOfStream> {
+        if block > V::BLOCKS {
+            return Err(EndOfStream);
+        }
+        self.ended = block == V::BLOCKS;
+        // At the end the counter wraps to 0, exactly as `advance` leaves it.
+        set_counter_words::<V>(&mut self.words, block as u64);
+        Ok(())
+    }
+
+    /// Moves `blocks` blocks forward.
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if fewer than `blocks` blocks are left; the state is unchanged.
+    #[inline]
+    pub fn advance(&mut self, blocks: u64) -> Result<(), EndOfStream> {
+        let left = self.blocks_left();
+        let blocks = u128::from(blocks);
+        if blocks > left {
+            return Err(EndOfStream);
+        }
+        self.ended = blocks == left;
+        let next = self.counter().wrapping_add(blocks as u64);
+        set_counter_words::<V>(&mut self.words, next);
+        Ok(())
+    }
+}
+
+/// Writes `counter` into the counter word(s) of `words` (truncated to 32 bits for a
+/// one-word counter).
+#[inline(always)]
+fn set_counter_words<V: Variant>(words: &mut [u32; 16], counter: u64) {
+    words[12] = counter as u32;
+    if V::COUNTER_WORDS == 2 {
+        words[13] = (counter >> 32) as u32;
+    }
+}
+
+#[inline(always)]
+fn le_word(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+impl<V: Variant> Clone for State<V> {
+    fn clone(&self) -> Self {
+        Self { words: self.words, ended: self.ended, _variant: PhantomData }
+    }
+}
+
+impl<V: Variant> fmt::Debug for State<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("variant", &V::default())
+            .field("position", &self.position())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<V: Variant> zeroize::Zeroize for State<V> {
+    fn zeroize(&mut self) {
+        self.words.zeroize();
+        self.ended.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{Ietf, Legacy};
+
+    #[test]
+    fn rfc8439_2_3_2_state_layout() {
+        // RFC 8439 §2.3.2: key 00..1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, counter 1.
+        let key: [u8; 32] = core::array::from_fn(|i| i as u8);
+        let nonce = [0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0];
+        let state = State::<Ietf>::new(&key, &nonce);
+        let expected = [
+            0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c,
+            0x13121110, 0x17161514, 0x1b1a1918, 0x1f1e1d1c, 0x00000001, 0x09000000, 0x4a000000, 0x00000000,
+        ];
+        assert_eq!(state.words_at(1), expected);
+    }
+
+    #[test]
+    fn ietf_counter_ends_after_u32_max_without_touching_nonce() {
+        let mut s = State::<Ietf>::new(&[7; 32], &[0xff; 12]);
+        s.seek(u128::from(u32::MAX)).unwrap();
+        assert_eq!((s.counter(), s.blocks_left()), (u64::from(u32::MAX), 1));
+        assert_eq!(s.advance(2), Err(EndOfStream));
+        assert_eq!(s.blocks_left(), 1, "a refused advance leaves the state alone");
+        s.advance(1).unwrap();
+        assert_eq!((s.blocks_left(), s.position(), s.counter()), (0, 1 << 32, 0));
+        assert_eq!(s.words()[13..], [u32::MAX; 3], "the nonce never changes");
+        assert_eq!(s.advance(1), Err(EndOfStream));
+        s.advance(0).unwrap();
+        assert_eq!(s.seek((1 << 32) + 1), Err(EndOfStream));
+        s.seek(5).unwrap();
+        assert_eq!((s.counter(), s.blocks_left()), (5, (1 << 32) - 5));
+    }
+
+    #[test]
+    fn legacy_counter_carries_into_word_13_and_ends_after_u64_max() {
+        let mut s = State::<Legacy>::new(&[7; 32], &[0xff; 8]);
+        s.seek(u128::from(u32::MAX)).unwrap();
+        s.advance(1).unwrap();
+        assert_eq!(s.words()[12..14], [0, 1]);
+        assert_eq!(s.counter(), 1 << 32);
+        s.seek(u128::from(u64::MAX)).unwrap();
+        assert_eq!(s.words()[12..], [u32::MAX; 4]);
+        assert_eq!(s.blocks_left(), 1);
+        s.advance(1).unwrap();
+        assert_eq!((s.blocks_left(), s.position()), (0, 1 << 64));
+        assert_eq!(s.words()[12..], [0, 0, u32::MAX, u32::MAX]);
+        assert_eq!(s.advance(1), Err(EndOfStream));
+    }
+
+    #[test]
+    fn debug_hides_the_key() {
+        let s = State::<Ietf>::new(&[0xAB; 32], &[0xCD; 12]);
+        let text = format!("{s:?}");
+        assert!(!text.contains("171") && !text.to_lowercase().contains("ab"), "{text}");
+        assert!(text.contains("position: 0"), "{text}");
+    }
+}
