@@ -1,0 +1,7 @@
+//! The report command (being built).
+
+fn main() {
+    for backend in chacha_backends::Backend::available() {
+        println!("{}", backend.name());
+    }
+}

@@ -1,0 +1,129 @@
+//! # chacha20
+//!
+//! ChaCha20, ChaCha12 and ChaCha8 (RFC 8439), XChaCha20/12/8 and the original
+//! 64-bit-counter variants, with the RustCrypto [`cipher`] 0.5 API and the published
+//! `chacha20` crate's names: switch by changing one line of Cargo.toml, keep your code,
+//! get the same bytes, faster.
+//!
+//! ```
+//! use chacha20::ChaCha20;
+//! use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+//!
+//! let key = [0x42; 32];
+//! let nonce = [0x24; 12];
+//! let plaintext = *b"hello, world: one message, any length";
+//!
+//! let mut cipher = ChaCha20::new(&key.into(), &nonce.into());
+//! let mut buffer = plaintext;
+//! cipher.apply_keystream(&mut buffer); // encrypt in place
+//! assert_ne!(buffer, plaintext);
+//!
+//! cipher.seek(0u32); // back to the start of the keystream
+//! cipher.apply_keystream(&mut buffer); // decrypt: XOR again
+//! assert_eq!(buffer, plaintext);
+//! ```
+//!
+//! ## Types
+//!
+//! | type | nonce | block counter | keystream |
+//! |---|---|---|---|
+//! | [`ChaCha20`], [`ChaCha12`], [`ChaCha8`] | 12 bytes ([`Nonce`]) | 32 bits | 2^32 blocks = 256 GiB |
+//! | [`ChaCha20Legacy`], [`ChaCha12Legacy`], [`ChaCha8Legacy`] (feature `legacy`) | 8 bytes ([`LegacyNonce`]) | 64 bits | 2^64 blocks |
+//! | [`XChaCha20`], [`XChaCha12`], [`XChaCha8`] (feature `xchacha`) | 24 bytes ([`XNonce`]) | 64 bits | 2^64 blocks |
+//!
+//! XChaCha gives libsodium's XChaCha20 bytes over its whole stream, and the published
+//! crate's for the first 2^32 blocks (where that crate stops).
+//!
+//! ## The end of the keystream
+//!
+//! Every block of a stream is usable, including the last (counter `0xFFFF_FFFF` for
+//! [`ChaCha20`]); one byte more and [`StreamCipher::try_apply_keystream`] returns
+//! [`StreamCipherError`](cipher::StreamCipherError) with the buffer untouched,
+//! [`StreamCipher::apply_keystream`] panics as the `cipher` API documents, and seeking past
+//! the end is an error. Keystream is never reused: the `unchecked_*` methods of
+//! [`StreamCipher`] panic at the end too.
+//!
+//! ## Backends
+//!
+//! [`KeyIvInit::new`] runs on [`Backend::detect`], the fastest backend this CPU supports
+//! (detected once per process). `with_backend` pins one of [`Backend::available`]; the
+//! backend names and the build flag that compiles exactly one are listed in the
+//! `chacha-backends` README.
+//!
+//! ```
+//! use chacha20::{Backend, ChaCha20};
+//! use chacha20::cipher::StreamCipher;
+//!
+//! for backend in Backend::available() {
+//!     let mut cipher = ChaCha20::with_backend(&[1; 32], &[2; 12], backend);
+//!     let mut buf = [0u8; 100];
+//!     cipher.apply_keystream(&mut buf);
+//! }
+//! ```
+//!
+//! ## Features
+//!
+//! `cipher` (default): the stream ciphers; `legacy`: the 8-byte-nonce types; `xchacha`:
+//! XChaCha and [`hchacha`]; `zeroize`: wipe key state and buffered keystream on drop
+//! ([`zeroize::ZeroizeOnDrop`]). The same names as the published crate's.
+#![no_std]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "cipher")]
+mod chacha;
+#[cfg(feature = "xchacha")]
+mod xchacha;
+
+pub use chacha_backends::Backend;
+pub use chacha_core::{R8, R12, R20, Rounds};
+#[cfg(feature = "cipher")]
+pub use chacha_core::{Ietf, Legacy, Variant};
+
+#[cfg(feature = "cipher")]
+pub use chacha::{ChaCha, NonceSize};
+#[cfg(feature = "cipher")]
+pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
+#[cfg(feature = "xchacha")]
+pub use xchacha::{XChaCha, XNonce, hchacha};
+#[cfg(feature = "zeroize")]
+pub use zeroize;
+
+/// A 32-byte ChaCha key.
+#[cfg(feature = "cipher")]
+pub type Key = cipher::array::Array<u8, cipher::consts::U32>;
+/// The 12-byte RFC 8439 nonce.
+#[cfg(feature = "cipher")]
+pub type Nonce = cipher::array::Array<u8, cipher::consts::U12>;
+/// The 8-byte nonce of the original layout.
+#[cfg(feature = "legacy")]
+pub type LegacyNonce = cipher::array::Array<u8, cipher::consts::U8>;
+
+/// ChaCha20 (RFC 8439): 12-byte nonce, 32-bit block counter.
+#[cfg(feature = "cipher")]
+pub type ChaCha20 = ChaCha<R20, Ietf>;
+/// ChaCha12: 12 rounds, RFC 8439 layout.
+#[cfg(feature = "cipher")]
+pub type ChaCha12 = ChaCha<R12, Ietf>;
+/// ChaCha8: 8 rounds, RFC 8439 layout.
+#[cfg(feature = "cipher")]
+pub type ChaCha8 = ChaCha<R8, Ietf>;
+
+/// ChaCha20 in the original layout: 8-byte nonce, 64-bit block counter.
+#[cfg(feature = "legacy")]
+pub type ChaCha20Legacy = ChaCha<R20, Legacy>;
+/// ChaCha12 in the original layout.
+#[cfg(feature = "legacy")]
+pub type ChaCha12Legacy = ChaCha<R12, Legacy>;
+/// ChaCha8 in the original layout.
+#[cfg(feature = "legacy")]
+pub type ChaCha8Legacy = ChaCha<R8, Legacy>;
+
+/// XChaCha20: 24-byte nonce through HChaCha20, 64-bit block counter.
+#[cfg(feature = "xchacha")]
+pub type XChaCha20 = XChaCha<R20>;
+/// XChaCha12.
+#[cfg(feature = "xchacha")]
+pub type XChaCha12 = XChaCha<R12>;
+/// XChaCha8.
+#[cfg(feature = "xchacha")]
+pub type XChaCha8 = XChaCha<R8>;

@@ -1,0 +1,113 @@
+//! XChaCha: a 24-byte nonce, through HChaCha (draft-irtf-cfrg-xchacha-03).
+//!
+//! HChaCha turns the key and the first 16 nonce bytes into a subkey; the stream is then
+//! ChaCha with that subkey, the last 8 nonce bytes and a 64-bit block counter (the
+//! original layout). That is libsodium's XChaCha20 for the whole 2^64-block stream, and
+//! the same bytes as the draft's layout (and the published `chacha20` crate) for its first
+//! 2^32 blocks, where the draft's zero word 13 and our counter's high word agree.
+
+use core::fmt;
+
+use chacha_backends::Backend;
+use chacha_core::{Legacy, Rounds, State};
+use cipher::{
+    IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
+    StreamCipherSeek,
+    array::Array,
+    consts::{U16, U24, U32},
+    inout::InOutBuf,
+};
+
+use crate::{Key, chacha::ChaCha};
+
+/// The 24-byte XChaCha nonce.
+pub type XNonce = Array<u8, U24>;
+
+/// XChaCha with `R` rounds: 24-byte nonce, 2^64 blocks. Use [`XChaCha20`](crate::XChaCha20)
+/// and friends.
+#[derive(Clone)]
+pub struct XChaCha<R: Rounds>(ChaCha<R, Legacy>);
+
+impl<R: Rounds> XChaCha<R> {
+    /// A cipher for `key` and `nonce` at position 0, running on `backend`.
+    pub fn with_backend(key: &[u8; 32], nonce: &[u8; 24], backend: Backend) -> Self {
+        let (head, rest) = nonce.split_at(16);
+        let subkey = backend.hchacha::<R>(key, head.try_into().expect("16 bytes"));
+        let nonce: [u8; 8] = rest.try_into().expect("8 bytes");
+        #[allow(unused_mut)] // mutated only to be wiped, with `zeroize`
+        let mut subkey = subkey;
+        let cipher = Self(ChaCha::from_state(State::new(&subkey, &nonce), backend));
+        #[cfg(feature = "zeroize")]
+        zeroize::Zeroize::zeroize(&mut subkey);
+        cipher
+    }
+
+    /// The backend this cipher runs on.
+    pub fn backend(&self) -> Backend {
+        self.0.backend()
+    }
+
+    /// Keystream bytes left (2^70 for a fresh cipher).
+    pub fn remaining(&self) -> u128 {
+        self.0.remaining()
+    }
+}
+
+/// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): a 32-byte subkey from a key
+/// and a 16-byte input, on the fastest backend.
+pub fn hchacha<R: Rounds>(key: &Key, input: &Array<u8, U16>) -> Array<u8, U32> {
+    Array(Backend::detect().hchacha::<R>(key.as_ref(), input.as_ref()))
+}
+
+impl<R: Rounds> KeySizeUser for XChaCha<R> {
+    type KeySize = U32;
+}
+
+impl<R: Rounds> IvSizeUser for XChaCha<R> {
+    type IvSize = U24;
+}
+
+impl<R: Rounds> KeyIvInit for XChaCha<R> {
+    fn new(key: &Key, iv: &XNonce) -> Self {
+        Self::with_backend(key.as_ref(), iv.as_ref(), Backend::detect())
+    }
+}
+
+impl<R: Rounds> StreamCipher for XChaCha<R> {
+    #[inline]
+    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
+        self.0.check_remaining(data_len)
+    }
+
+    #[inline]
+    fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        self.0.unchecked_apply_keystream_inout(buf);
+    }
+
+    fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+        self.0.unchecked_write_keystream(buf);
+    }
+}
+
+impl<R: Rounds> StreamCipherSeek for XChaCha<R> {
+    fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
+        self.0.try_current_pos()
+    }
+
+    fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
+        self.0.try_seek(pos)
+    }
+}
+
+impl<R: Rounds> fmt::Debug for XChaCha<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("XChaCha")
+            .field("rounds", &R::ROUNDS)
+            .field("backend", &self.0.backend().name())
+            .field("position", &self.0.current_pos::<u128>())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<R: Rounds> zeroize::ZeroizeOnDrop for XChaCha<R> {}

@@ -1,0 +1,204 @@
+//! API properties of every cipher type on every available backend, with proptest:
+//! chunked == one-shot, seek-then-apply == apply-and-skip, in-place == buffer-to-buffer,
+//! unaligned == aligned, write_keystream == apply to zeros, and agreement with the
+//! published `chacha20` crate (renamed `chacha20_published`) for every type both have.
+
+use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+use chacha20::{
+    Backend, ChaCha8, ChaCha8Legacy, ChaCha12, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, XChaCha8, XChaCha12,
+    XChaCha20,
+};
+use proptest::prelude::*;
+
+/// A cipher type under test: how to make one from a key, the first bytes of a 24-byte
+/// nonce, and a backend.
+trait Case: StreamCipher + StreamCipherSeek + Clone + core::fmt::Debug {
+    const NAME: &'static str;
+    fn make(key: &[u8; 32], nonce: &[u8; 24], backend: Backend) -> Self;
+    /// The published crate's bytes for the same key and nonce, if it has this type.
+    fn published(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &mut [u8]) -> Option<()>;
+}
+
+macro_rules! case {
+    ($ty:ident, $nonce_len:literal, $published:ident) => {
+        impl Case for $ty {
+            const NAME: &'static str = stringify!($ty);
+            fn make(key: &[u8; 32], nonce: &[u8; 24], backend: Backend) -> Self {
+                $ty::with_backend(key, nonce[..$nonce_len].try_into().unwrap(), backend)
+            }
+            fn published(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &mut [u8]) -> Option<()> {
+                use chacha20_published::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};
+                let mut c = chacha20_published::$published::new(key.into(), nonce[..$nonce_len].try_into().unwrap());
+                c.seek(pos);
+                c.apply_keystream(data);
+                Some(())
+            }
+        }
+    };
+    ($ty:ident, $nonce_len:literal) => {
+        impl Case for $ty {
+            const NAME: &'static str = stringify!($ty);
+            fn make(key: &[u8; 32], nonce: &[u8; 24], backend: Backend) -> Self {
+                $ty::with_backend(key, nonce[..$nonce_len].try_into().unwrap(), backend)
+            }
+            fn published(_: &[u8; 32], _: &[u8; 24], _: u64, _: &mut [u8]) -> Option<()> {
+                None
+            }
+        }
+    };
+}
+
+case!(ChaCha20, 12, ChaCha20);
+case!(ChaCha12, 12, ChaCha12);
+case!(ChaCha8, 12, ChaCha8);
+case!(ChaCha20Legacy, 8, ChaCha20Legacy);
+case!(ChaCha12Legacy, 8);
+case!(ChaCha8Legacy, 8);
+case!(XChaCha20, 24, XChaCha20);
+case!(XChaCha12, 24, XChaCha12);
+case!(XChaCha8, 24, XChaCha8);
+
+/// One-shot keystream applied to `data` from byte `pos`.
+fn one_shot<C: Case>(key: &[u8; 32], nonce: &[u8; 24], backend: Backend, pos: u64, data: &[u8]) -> Vec<u8> {
+    let mut c = C::make(key, nonce, backend);
+    c.seek(pos);
+    let mut out = data.to_vec();
+    c.apply_keystream(&mut out);
+    assert_eq!(c.current_pos::<u64>(), pos + data.len() as u64, "{}: position after apply", C::NAME);
+    out
+}
+
+fn check_all<C: Case>(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], splits: &[usize]) {
+    let mut cuts: Vec<usize> = splits.iter().map(|s| s % (data.len() + 1)).collect();
+    cuts.sort_unstable();
+    let expected = one_shot::<C>(key, nonce, Backend::detect(), pos, data);
+    // Against the published crate (its own default backend).
+    let mut theirs = data.to_vec();
+    if C::published(key, nonce, pos, &mut theirs).is_some() {
+        assert_eq!(theirs, expected, "{}: differs from the published crate at pos {pos}", C::NAME);
+    }
+    for backend in Backend::available() {
+        let ctx = format!("{} on {} pos {pos} len {} cuts {cuts:?}", C::NAME, backend.name(), data.len());
+        assert_eq!(one_shot::<C>(key, nonce, backend, pos, data), expected, "{ctx}: backends differ");
+
+        // Chunked at the cut points == one-shot.
+        let mut c = C::make(key, nonce, backend);
+        c.seek(pos);
+        let mut out = data.to_vec();
+        let mut start = 0;
+        for &cut in cuts.iter().chain([&data.len()]) {
+            c.apply_keystream(&mut out[start..cut]);
+            start = cut;
+        }
+        assert_eq!(out, expected, "{ctx}: chunked");
+
+        // Seek to a cut, apply the rest == apply everything and keep the rest.
+        let skip = cuts.first().copied().unwrap_or(0);
+        let mut c = C::make(key, nonce, backend);
+        c.seek(pos + skip as u64);
+        let mut rest = data[skip..].to_vec();
+        c.apply_keystream(&mut rest);
+        assert_eq!(rest, expected[skip..], "{ctx}: seek then apply");
+        // ... and seeking backwards after use gives the same again.
+        c.seek(pos + skip as u64);
+        let mut again = data[skip..].to_vec();
+        c.apply_keystream(&mut again);
+        assert_eq!(again, expected[skip..], "{ctx}: seek back");
+
+        // Buffer-to-buffer, input and output both unaligned by different amounts.
+        let mut c = C::make(key, nonce, backend);
+        c.seek(pos);
+        let mut input = vec![0u8; data.len() + 3];
+        input[3..].copy_from_slice(data);
+        let mut output = vec![0u8; data.len() + 1];
+        c.apply_keystream_b2b(&input[3..], &mut output[1..]);
+        assert_eq!(output[1..], expected, "{ctx}: buffer to buffer");
+        assert_eq!(input[3..], *data, "{ctx}: input changed");
+
+        // In place at an odd address.
+        let mut c = C::make(key, nonce, backend);
+        c.seek(pos);
+        let mut shifted = vec![0u8; data.len() + 1];
+        shifted[1..].copy_from_slice(data);
+        c.apply_keystream(&mut shifted[1..]);
+        assert_eq!(shifted[1..], expected, "{ctx}: unaligned in place");
+
+        // Keystream written == keystream applied to zeros.
+        let mut c = C::make(key, nonce, backend);
+        c.seek(pos);
+        let mut ks = vec![0xEE; data.len()];
+        c.write_keystream(&mut ks);
+        let xored: Vec<u8> = ks.iter().zip(data).map(|(k, d)| k ^ d).collect();
+        assert_eq!(xored, expected, "{ctx}: write_keystream");
+    }
+}
+
+fn check_every_type(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], splits: &[usize]) {
+    check_all::<ChaCha20>(key, nonce, pos, data, splits);
+    check_all::<ChaCha12>(key, nonce, pos, data, splits);
+    check_all::<ChaCha8>(key, nonce, pos, data, splits);
+    check_all::<ChaCha20Legacy>(key, nonce, pos, data, splits);
+    check_all::<ChaCha12Legacy>(key, nonce, pos, data, splits);
+    check_all::<ChaCha8Legacy>(key, nonce, pos, data, splits);
+    check_all::<XChaCha20>(key, nonce, pos, data, splits);
+    check_all::<XChaCha12>(key, nonce, pos, data, splits);
+    check_all::<XChaCha8>(key, nonce, pos, data, splits);
+}
+
+#[test]
+fn every_length_to_260_and_block_edges() {
+    let key = [0x5c; 32];
+    let nonce: [u8; 24] = core::array::from_fn(|i| i as u8 * 7);
+    let data: Vec<u8> = (0..1100u32).map(|i| (i * 31 + 7) as u8).collect();
+    for len in (0..=260).chain([511, 512, 513, 1023, 1024, 1025, 1100]) {
+        for pos in [0, 1, 63, 64, 65, 1000] {
+            check_every_type(&key, &nonce, pos, &data[..len], &[len / 3, len / 2 + 1, 64]);
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn random_inputs(
+        key in any::<[u8; 32]>(),
+        nonce in any::<[u8; 24]>(),
+        pos in prop_oneof![0u64..1000, any::<u32>().prop_map(u64::from)],
+        data in proptest::collection::vec(any::<u8>(), 0..1500),
+        splits in proptest::collection::vec(any::<usize>(), 0..5),
+    ) {
+        check_every_type(&key, &nonce, pos, &data, &splits);
+    }
+}
+
+#[test]
+fn new_uses_the_detected_backend_and_debug_hides_the_key() {
+    let key = [0xAB; 32];
+    let c = ChaCha20::new(&key.into(), &[0xCD; 12].into());
+    assert_eq!(c.backend(), Backend::detect());
+    let text = format!("{c:?}");
+    assert!(text.contains(Backend::detect().name()), "{text}");
+    assert!(!text.to_lowercase().contains("ab,") && !text.contains("171"), "{text}");
+    let x = XChaCha20::new(&key.into(), &[0xCD; 24].into());
+    let text = format!("{x:?}");
+    assert!(text.starts_with("XChaCha") && !text.contains("171"), "{text}");
+}
+
+#[test]
+fn new_from_slices_rejects_wrong_lengths() {
+    use chacha20::cipher::InvalidLength;
+    assert_eq!(ChaCha20::new_from_slices(&[0; 31], &[0; 12]).unwrap_err(), InvalidLength);
+    assert_eq!(ChaCha20::new_from_slices(&[0; 32], &[0; 8]).unwrap_err(), InvalidLength);
+    assert_eq!(ChaCha20Legacy::new_from_slices(&[0; 32], &[0; 12]).unwrap_err(), InvalidLength);
+    assert_eq!(XChaCha20::new_from_slices(&[0; 32], &[0; 12]).unwrap_err(), InvalidLength);
+    assert!(ChaCha20::new_from_slices(&[0; 32], &[0; 12]).is_ok());
+    assert!(ChaCha20Legacy::new_from_slices(&[0; 32], &[0; 8]).is_ok());
+    assert!(XChaCha20::new_from_slices(&[0; 32], &[0; 24]).is_ok());
+}
+
+#[test]
+fn buffer_to_buffer_length_mismatch_is_an_error_and_touches_nothing() {
+    let mut c = ChaCha20::new(&[1; 32].into(), &[2; 12].into());
+    let mut out = [7u8; 10];
+    assert!(c.try_apply_keystream_b2b(&[0; 11], &mut out).is_err());
+    assert_eq!((out, c.current_pos::<u64>()), ([7; 10], 0));
+}
