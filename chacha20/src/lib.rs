@@ -65,7 +65,7 @@
 //!
 //! `cipher` (default): the stream ciphers; `legacy`: the 8-byte-nonce types; `xchacha`:
 //! XChaCha and [`hchacha`]; `zeroize`: wipe key state and buffered keystream on drop
-//! ([`zeroize::ZeroizeOnDrop`]). The same names as the published crate's.
+//! (`zeroize::ZeroizeOnDrop`). The same names as the published crate's.
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -75,9 +75,9 @@ mod chacha;
 mod xchacha;
 
 pub use chacha_backends::Backend;
-pub use chacha_core::{R8, R12, R20, Rounds};
 #[cfg(feature = "cipher")]
 pub use chacha_core::{Ietf, Legacy, Variant};
+pub use chacha_core::{R8, R12, R20, Rounds};
 
 #[cfg(feature = "cipher")]
 pub use chacha::{ChaCha, NonceSize};

@@ -10,7 +10,12 @@ use chacha20::{Backend, ChaCha, ChaCha20, ChaCha20Legacy, XChaCha20};
 const KEY: [u8; 32] = [0x3a; 32];
 
 /// Reference keystream for blocks `first..first + n` (counter wrapping like the state).
-fn reference_blocks<R: Rounds, V: Variant>(key: &[u8; 32], nonce: &V::Nonce, first: u64, n: usize) -> Vec<u8> {
+fn reference_blocks<R: Rounds, V: Variant>(
+    key: &[u8; 32],
+    nonce: &V::Nonce,
+    first: u64,
+    n: usize,
+) -> Vec<u8> {
     let state = State::<V>::new(key, nonce);
     (0..n as u64).flat_map(|i| reference::block::<R, V>(&state, first.wrapping_add(i))).collect()
 }

@@ -28,7 +28,8 @@ macro_rules! case {
             }
             fn published(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &mut [u8]) -> Option<()> {
                 use chacha20_published::cipher::{KeyIvInit as _, StreamCipher as _, StreamCipherSeek as _};
-                let mut c = chacha20_published::$published::new(key.into(), nonce[..$nonce_len].try_into().unwrap());
+                let mut c =
+                    chacha20_published::$published::new(key.into(), nonce[..$nonce_len].try_into().unwrap());
                 c.seek(pos);
                 c.apply_keystream(data);
                 Some(())
