@@ -1,0 +1,311 @@
+//! The report's command line. Hand-parsed (a dozen options need no parser crate); every
+//! unknown option or value is an error that lists what is known.
+
+use std::path::PathBuf;
+
+use chacha_bench::{Backend, FRESH_SIZES, Peer, SIZES, Variant, parse_size};
+
+/// A measured workload: a variant, streamed through one instance or a new instance per
+/// message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workload {
+    pub variant: Variant,
+    /// New instance (key setup) for every message, then apply.
+    pub fresh: bool,
+}
+
+impl Workload {
+    /// `chacha20`, `chacha20-new`, ….
+    pub fn id(self) -> String {
+        if self.fresh { format!("{}-new", self.variant.id()) } else { self.variant.id().to_string() }
+    }
+
+    /// A heading: `ChaCha20, apply_keystream on one instance`.
+    pub fn title(self) -> String {
+        if self.fresh {
+            format!("{}, a new instance per message (new + apply_keystream)", self.variant.title())
+        } else {
+            format!("{}, apply_keystream on one instance", self.variant.title())
+        }
+    }
+
+    fn all() -> Vec<Workload> {
+        let mut all: Vec<_> =
+            Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: false }).collect();
+        all.extend(Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: true }));
+        all
+    }
+
+    fn default_set() -> Vec<Workload> {
+        let mut set: Vec<_> =
+            Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: false }).collect();
+        set.push(Workload { variant: Variant::ChaCha20, fresh: true });
+        set.push(Workload { variant: Variant::XChaCha20, fresh: true });
+        set
+    }
+}
+
+/// What to measure and where to write it.
+#[derive(Debug)]
+pub struct Options {
+    pub quick: bool,
+    /// `--sizes`; `None` for the defaults ([`SIZES`], and [`FRESH_SIZES`] for `-new`).
+    pub sizes: Option<Vec<usize>>,
+    pub workloads: Vec<Workload>,
+    pub backends: Vec<Backend>,
+    pub peers: Vec<Peer>,
+    pub out: PathBuf,
+    pub rounds: usize,
+    /// Measuring time to aim for, spread over all batches.
+    pub seconds: f64,
+}
+
+impl Options {
+    /// The sizes to measure `workload` at.
+    pub fn sizes_for(&self, workload: Workload) -> Vec<usize> {
+        if let Some(sizes) = &self.sizes {
+            return sizes.clone();
+        }
+        match (self.quick, workload.fresh) {
+            (false, false) => SIZES.to_vec(),
+            (false, true) => FRESH_SIZES.to_vec(),
+            (true, false) => vec![64, 1024, 16 * 1024],
+            (true, true) => vec![64, 1024],
+        }
+    }
+}
+
+pub const HELP: &str = "\
+chacha-bench: every chacha backend against the peers, side by side
+
+USAGE: cargo run --release -p chacha-bench -- [OPTIONS]
+
+OPTIONS:
+  --quick             a few seconds: 3 sizes, 7 rounds (the CI smoke test)
+  --sizes LIST        message sizes, e.g. 16,64,100,256,1K,16K,1M (suffixes B, K/KiB, M/MiB)
+  --variants LIST     chacha20, chacha12, chacha8, xchacha20, chacha20-legacy, each also as
+                      NAME-new (a new instance per message), or `all`
+                      [default: the five variants, chacha20-new, xchacha20-new]
+  --backends LIST     backends of ours, as Backend::name() spells them, or `none`
+                      [default: every backend this CPU runs]
+  --peers LIST        chacha20 (the published crate), c2-chacha, openssl, or `none`
+                      [default: every peer compiled in]
+  --out DIR           where report.csv and the SVG plots go [default: target/chacha-report/]
+  --rounds N          interleaved rounds per size; the median is reported [default: 31, quick: 7]
+  --seconds S         measuring time to spread over all batches [default: 30, quick: 2]
+  -h, --help          this text
+";
+
+fn list(value: &str) -> impl Iterator<Item = &str> {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn parse_backends(value: &str) -> Result<Vec<Backend>, String> {
+    let available: Vec<&str> = Backend::available().map(Backend::name).collect();
+    if value.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for name in list(value) {
+        match Backend::by_name(name) {
+            Some(b) if !out.contains(&b) => out.push(b),
+            Some(_) => {}
+            None if Backend::COMPILED.contains(&name) => {
+                return Err(format!(
+                    "--backends: this CPU cannot run `{name}`; it runs: {}",
+                    available.join(", ")
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "--backends: unknown backend `{name}`; this build has: {} (this CPU runs: {})",
+                    Backend::COMPILED.join(", "),
+                    available.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn parse_peers(value: &str) -> Result<Vec<Peer>, String> {
+    if value.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for id in list(value) {
+        match Peer::by_id(id) {
+            Some(p) if !out.contains(&p) => out.push(p),
+            Some(_) => {}
+            None if Peer::KNOWN_IDS.contains(&id) => {
+                return Err(format!(
+                    "--peers: `{id}` is not compiled in; build with `--features {id}` \
+                     (e.g. cargo run --release -p chacha-bench --features {id})"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "--peers: unknown peer `{id}`; known: {} (compiled in: {})",
+                    Peer::KNOWN_IDS.join(", "),
+                    Peer::ALL.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn parse_workloads(value: &str) -> Result<Vec<Workload>, String> {
+    if value.trim() == "all" {
+        return Ok(Workload::all());
+    }
+    let mut out = Vec::new();
+    for id in list(value) {
+        let (base, fresh) = match id.strip_suffix("-new") {
+            Some(base) => (base, true),
+            None => (id, false),
+        };
+        let Some(variant) = Variant::by_id(base) else {
+            return Err(format!(
+                "--variants: unknown variant `{id}`; known: {} (each also as NAME-new), or all",
+                Variant::ALL.map(Variant::id).join(", ")
+            ));
+        };
+        let w = Workload { variant, fresh };
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    if out.is_empty() {
+        return Err("--variants: the list is empty".into());
+    }
+    Ok(out)
+}
+
+fn parse_number<T: std::str::FromStr>(option: &str, value: &str) -> Result<T, String> {
+    value.trim().parse().map_err(|_| format!("{option}: `{value}` is not a number"))
+}
+
+/// Parses the arguments after the program name. `Ok(None)` means `--help` was printed.
+pub fn parse(
+    args: impl IntoIterator<Item = String>,
+    default_out: PathBuf,
+) -> Result<Option<Options>, String> {
+    let mut args = args.into_iter();
+    let mut quick = false;
+    let mut sizes = None;
+    let mut workloads = None;
+    let mut backends = None;
+    let mut peers = None;
+    let mut out = None;
+    let mut rounds = None;
+    let mut seconds = None;
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{name} needs a value"))
+        };
+        match name.as_str() {
+            "-h" | "--help" => {
+                print!("{HELP}");
+                return Ok(None);
+            }
+            "--quick" => quick = true,
+            "--sizes" => {
+                let v = value()?;
+                let mut list: Vec<usize> = list(&v)
+                    .map(parse_size)
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| format!("--sizes: {e}"))?;
+                list.sort_unstable();
+                list.dedup();
+                if list.is_empty() {
+                    return Err("--sizes: the list is empty".into());
+                }
+                sizes = Some(list);
+            }
+            "--variants" => workloads = Some(parse_workloads(&value()?)?),
+            "--backends" => backends = Some(parse_backends(&value()?)?),
+            "--peers" => peers = Some(parse_peers(&value()?)?),
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--rounds" => {
+                let n: usize = parse_number("--rounds", &value()?)?;
+                if n == 0 {
+                    return Err("--rounds: at least 1".into());
+                }
+                rounds = Some(n);
+            }
+            "--seconds" => {
+                let s: f64 = parse_number("--seconds", &value()?)?;
+                if !(s > 0.0 && s <= 3600.0) {
+                    return Err("--seconds: between 0 and 3600".into());
+                }
+                seconds = Some(s);
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let backends = backends.unwrap_or_else(|| Backend::available().collect());
+    let peers = peers.unwrap_or_else(|| Peer::ALL.to_vec());
+    if backends.is_empty() && peers.is_empty() {
+        return Err("nothing to measure: --backends none and --peers none".into());
+    }
+    Ok(Some(Options {
+        quick,
+        sizes,
+        workloads: workloads.unwrap_or_else(Workload::default_set),
+        backends,
+        peers,
+        out: out.unwrap_or(default_out),
+        rounds: rounds.unwrap_or(if quick { 7 } else { 31 }),
+        seconds: seconds.unwrap_or(if quick { 2.0 } else { 30.0 }),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_args(args: &[&str]) -> Result<Option<Options>, String> {
+        parse(args.iter().map(|s| s.to_string()), PathBuf::from("out"))
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        let o = parse_args(&[]).unwrap().unwrap();
+        assert_eq!(o.workloads.len(), 7);
+        assert_eq!(o.backends, Backend::available().collect::<Vec<_>>());
+        assert_eq!(o.peers, Peer::ALL);
+        assert_eq!(o.sizes_for(o.workloads[0]), SIZES);
+        let o = parse_args(&[
+            "--quick",
+            "--sizes=1K,16",
+            "--variants",
+            "chacha8,xchacha20-new",
+            "--peers",
+            "none",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(o.sizes, Some(vec![16, 1024]));
+        assert_eq!(o.workloads[1], Workload { variant: Variant::XChaCha20, fresh: true });
+        assert!(o.peers.is_empty());
+        assert_eq!(o.rounds, 7);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 10);
+    }
+
+    #[test]
+    fn unknown_values_are_clear_errors() {
+        let err = |args: &[&str]| parse_args(args).unwrap_err();
+        assert!(err(&["--variants", "chacha21"]).contains("unknown variant `chacha21`"));
+        assert!(err(&["--backends", "avx9"]).contains("unknown backend `avx9`"));
+        assert!(err(&["--peers", "boringssl"]).contains("unknown peer `boringssl`"));
+        assert!(err(&["--sizes", "12X"]).contains("`12X` is not a size"));
+        assert!(err(&["--frobnicate"]).contains("unknown option `--frobnicate`"));
+        assert!(err(&["--out"]).contains("--out needs a value"));
+        assert!(err(&["--rounds", "0"]).contains("at least 1"));
+    }
+}

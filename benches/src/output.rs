@@ -1,0 +1,256 @@
+//! The report's outputs: the table on stdout (Markdown, so it pastes into a README), the
+//! CSV, and one SVG plot per workload (plotters, SVG backend: no system fonts needed).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use chacha_bench::format_size;
+use plotters::prelude::*;
+
+use crate::args::Workload;
+use crate::measure::{Cell, Stats};
+
+/// One row: a cell's statistics and its ratio to the best peer at its size.
+#[derive(Debug)]
+pub struct Row<'a> {
+    pub cell: &'a Cell,
+    pub gbps: Stats,
+    pub ticks: Option<Stats>,
+    /// Median GB/s over the best peer's median GB/s at this size.
+    pub vs_best_peer: Option<f64>,
+}
+
+/// The rows of one workload, by size then in measuring order.
+pub fn rows<'a>(cells: &'a [Cell], workload: Workload) -> Vec<Row<'a>> {
+    let mine: Vec<&Cell> = cells.iter().filter(|c| c.workload == workload).collect();
+    mine.iter()
+        .map(|&cell| {
+            let gbps = Stats::of(&cell.gbps).expect("at least one round");
+            let best_peer = mine
+                .iter()
+                .filter(|c| !c.ours && c.size == cell.size)
+                .filter_map(|c| Stats::of(&c.gbps))
+                .map(|s| s.median)
+                .max_by(f64::total_cmp);
+            Row {
+                cell,
+                gbps,
+                ticks: Stats::of(&cell.ticks_per_byte),
+                vs_best_peer: best_peer.map(|best| gbps.median / best),
+            }
+        })
+        .collect()
+}
+
+fn gb(x: f64) -> String {
+    if x < 1.0 {
+        format!("{x:.3}")
+    } else if x < 10.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn display_name(cell: &Cell) -> String {
+    if cell.ours { format!("{} (ours)", cell.name) } else { cell.name.clone() }
+}
+
+/// A Markdown table with padded columns.
+pub fn table(rows: &[Row<'_>]) -> String {
+    let header = ["size", "implementation", "GB/s", "min–max GB/s", "cycles/B (TSC)", "vs best peer"];
+    let mut lines: Vec<[String; 6]> = Vec::new();
+    for r in rows {
+        lines.push([
+            format_size(r.cell.size),
+            display_name(r.cell),
+            gb(r.gbps.median),
+            format!("{}–{}", gb(r.gbps.min), gb(r.gbps.max)),
+            r.ticks.map_or("–".into(), |t| format!("{:.2}", t.median)),
+            r.vs_best_peer.map_or("–".into(), |v| format!("{v:.2}×")),
+        ]);
+    }
+    let width = |i: usize| {
+        lines.iter().map(|l| l[i].chars().count()).chain([header[i].chars().count()]).max().unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..6).map(width).collect();
+    let right = [true, false, true, true, true, true];
+    let fmt_line = |cols: &[String]| {
+        let mut s = String::from("|");
+        for (i, c) in cols.iter().enumerate() {
+            let pad = widths[i] - c.chars().count();
+            if right[i] {
+                let _ = write!(s, " {}{c} |", " ".repeat(pad));
+            } else {
+                let _ = write!(s, " {c}{} |", " ".repeat(pad));
+            }
+        }
+        s
+    };
+    let mut out = fmt_line(&header.map(String::from));
+    out.push('\n');
+    out.push('|');
+    for (i, w) in widths.iter().enumerate() {
+        let dashes = "-".repeat(w.saturating_sub(1).max(2));
+        if right[i] {
+            let _ = write!(out, " {dashes}: |");
+        } else {
+            let _ = write!(out, " :{dashes} |");
+        }
+    }
+    out.push('\n');
+    for l in &lines {
+        out.push_str(&fmt_line(l));
+        out.push('\n');
+    }
+    out
+}
+
+/// The CSV: one row per (workload, implementation, size).
+pub fn write_csv(
+    path: &Path,
+    all: &[(Workload, Vec<Row<'_>>)],
+    cpu: &str,
+    tsc_ghz: Option<f64>,
+) -> std::io::Result<()> {
+    let mut s = String::from(
+        "variant,new_instance_per_message,implementation,origin,size_bytes,messages_per_batch,rounds,\
+         gbps_median,gbps_min,gbps_max,tsc_cycles_per_byte_median,tsc_cycles_per_byte_min,\
+         tsc_cycles_per_byte_max,ratio_to_best_peer,tsc_ghz,cpu\n",
+    );
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
+    for (w, rows) in all {
+        for r in rows {
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},\"{}\"",
+                w.variant.id(),
+                w.fresh,
+                r.cell.name,
+                if r.cell.ours { "ours" } else { "peer" },
+                r.cell.size,
+                r.cell.messages,
+                r.cell.gbps.len(),
+                r.gbps.median,
+                r.gbps.min,
+                r.gbps.max,
+                opt(r.ticks.map(|t| t.median)),
+                opt(r.ticks.map(|t| t.min)),
+                opt(r.ticks.map(|t| t.max)),
+                opt(r.vs_best_peer),
+                opt(tsc_ghz),
+                cpu.replace('"', "'"),
+            );
+        }
+    }
+    std::fs::write(path, s)
+}
+
+/// Line colours: ours first (strong colours), then peers.
+const COLORS: [RGBColor; 8] = [
+    RGBColor(0xd6, 0x27, 0x28), // red
+    RGBColor(0x1f, 0x77, 0xb4), // blue
+    RGBColor(0x2c, 0xa0, 0x2c), // green
+    RGBColor(0x94, 0x67, 0xbd), // purple
+    RGBColor(0xff, 0x7f, 0x0e), // orange
+    RGBColor(0x8c, 0x56, 0x4b), // brown
+    RGBColor(0x17, 0xbe, 0xcf), // cyan
+    RGBColor(0x7f, 0x7f, 0x7f), // grey
+];
+
+/// One SVG: GB/s against message size (log scale), a line per implementation, min–max
+/// bars at each point. Ours are solid, peers dashed.
+pub fn write_plot(
+    dir: &Path,
+    workload: Workload,
+    rows: &[Row<'_>],
+    cpu: &str,
+    rounds: usize,
+) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    let path = dir.join(format!("{}.svg", workload.id()));
+    let mut names: Vec<(&str, bool)> = Vec::new();
+    for r in rows {
+        if !names.iter().any(|(n, _)| *n == r.cell.name) {
+            names.push((&r.cell.name, r.cell.ours));
+        }
+    }
+    let mut sizes: Vec<usize> = rows.iter().map(|r| r.cell.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let (lo, hi) = (sizes[0] as f64, sizes[sizes.len() - 1] as f64);
+    let (lo, hi) = if lo == hi { (lo / 2.0, hi * 2.0) } else { (lo / 1.3, hi * 1.3) };
+    let y_max = rows.iter().map(|r| r.gbps.max).fold(0.0, f64::max) * 1.12;
+    let y_max = if y_max > 0.0 { y_max } else { 1.0 };
+
+    {
+        let root = SVGBackend::new(&path, (1100, 680)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (top, body) = root.split_vertically(64);
+        top.draw(&Text::new(
+            format!("{}: throughput against message size", workload.title()),
+            (20, 10),
+            ("sans-serif", 22).into_font().style(FontStyle::Bold).color(&BLACK),
+        ))?;
+        top.draw(&Text::new(
+            format!("{cpu}; median of {rounds} interleaved rounds, bars: min–max"),
+            (20, 40),
+            ("sans-serif", 15).into_font().color(&RGBColor(0x44, 0x44, 0x44)),
+        ))?;
+        let mut chart = ChartBuilder::on(&body)
+            .margin_left(10)
+            .margin_right(30)
+            .margin_bottom(10)
+            .x_label_area_size(55)
+            .y_label_area_size(75)
+            .build_cartesian_2d(
+                (lo..hi).log_scale().with_key_points(sizes.iter().map(|&s| s as f64).collect()),
+                0.0..y_max,
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc("message size (log scale)")
+            .y_desc("GB/s (10⁹ bytes/s)")
+            .x_label_formatter(&|x| format_size(x.round() as usize))
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .label_style(("sans-serif", 15))
+            .axis_desc_style(("sans-serif", 17))
+            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .draw()?;
+        for (idx, (name, ours)) in names.iter().enumerate() {
+            let color = COLORS[idx % COLORS.len()];
+            let mut points: Vec<(f64, f64, f64, f64)> = rows
+                .iter()
+                .filter(|r| r.cell.name == *name)
+                .map(|r| (r.cell.size as f64, r.gbps.median, r.gbps.min, r.gbps.max))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let label = if *ours { format!("{name} (ours)") } else { (*name).to_string() };
+            let width = if *ours { 3 } else { 2 };
+            let style = color.stroke_width(width);
+            let line: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
+            if *ours {
+                chart.draw_series(LineSeries::new(line.clone(), style))?
+            } else {
+                chart.draw_series(DashedLineSeries::new(line.clone(), 10, 6, style))?
+            }
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 28, y)], color.stroke_width(width)));
+            chart.draw_series(line.iter().map(|&(x, y)| Circle::new((x, y), 4, color.filled())))?;
+            chart.draw_series(points.iter().map(|&(x, median, min, max)| {
+                ErrorBar::new_vertical(x, min, median, max, color.stroke_width(1), 8)
+            }))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .margin(12)
+            .legend_area_size(36)
+            .label_font(("sans-serif", 16))
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(0xaa, 0xaa, 0xaa))
+            .draw()?;
+        root.present()?;
+    }
+    Ok(path)
+}
