@@ -154,7 +154,8 @@ impl<R: Rounds, V: Variant> StreamCipher for ChaCha<R, V> {
     /// the stream: this crate never produces keystream past the end, checked or not.
     #[inline]
     fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        self.check_remaining(buf.len()).expect("end of keystream reached");
+        // `try_apply_keystream_inout` has checked already; here the backend's own check
+        // (which panics in `apply`) is what stops keystream reuse.
         self.apply(buf);
     }
 
