@@ -7,8 +7,9 @@
 
 use std::{env, process::exit};
 
-/// Every backend this version has, with the target architectures it can run on (empty:
-/// all). The names are the module, type, enum variant, cfg value and bench id.
+/// Every backend this version has, fastest first, with the target architectures it can run
+/// on (empty: all). The names are the module, type, enum variant, cfg value and bench id;
+/// `src/backend.rs` has the same list as its `backends!` table.
 const BACKENDS: &[(&str, &[&str])] = &[("soft", &[])];
 
 fn main() {

@@ -3,36 +3,76 @@
 //! Every compiled-in backend is a variant (see `build.rs` for which are compiled in). A
 //! SIMD variant carries its module's proof type, which only that module's `detect()` can
 //! create after checking the CPU, so holding a `Backend` means it can run here.
+//!
+//! The backends are listed once, in the `backends!` table at the bottom of this file: the
+//! enum, the probes (fastest first), `name()`, `COMPILED`, the `Kernel` dispatch and
+//! [`Backend::with_kernel`] all follow from it.
 
-use chacha_core::{Block, EndOfStream, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use core::fmt;
 
-#[cfg(chacha_enabled = "soft")]
-use crate::soft::Soft;
+use chacha_core::{Block, Kernel, Rounds, State, Variant, inout::InOutBuf};
 
-/// A ChaCha implementation that this CPU can run.
-///
-/// Get one from [`Backend::detect`] (the fastest) or [`Backend::available`] (all of them),
-/// store it, and every call pays one predictable `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Portable Rust, every CPU: [`crate::soft`].
-    #[cfg(chacha_enabled = "soft")]
-    Soft(Soft),
+/// Code generic over the kernel type, run by [`Backend::with_kernel`] with the concrete
+/// kernel inside a `Backend`: static dispatch from then on (tests and benches use it to
+/// run one generic body on every backend type).
+pub trait WithKernel {
+    /// What the body returns.
+    type Output;
+    /// The body, monomorphised for each backend type.
+    fn call<K: Kernel>(self, kernel: K) -> Self::Output;
 }
 
-/// The compiled-in backends' probes, fastest first.
-const PROBES: &[fn() -> Option<Backend>] = &[
-    #[cfg(chacha_enabled = "soft")]
-    || Soft::detect().map(Backend::Soft),
-];
+macro_rules! backends {
+    ($( $(#[$doc:meta])* $name:literal => $module:ident :: $ty:ident, )+) => {
+        /// A ChaCha implementation that this CPU can run: the default [`Kernel`] of the
+        /// front crates.
+        ///
+        /// Get one from [`Backend::detect`] (the fastest, also [`Backend::default`]) or
+        /// [`Backend::available`] (all of them), store it, and every call pays one
+        /// predictable `match`. To skip even that, hold the module's kernel type itself
+        /// (e.g. [`Soft`](crate::soft::Soft)) as the front's kernel parameter.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Backend {
+            $( $(#[$doc])* #[cfg(chacha_enabled = $name)] $ty(crate::$module::$ty), )+
+        }
 
-/// Runs `$body` with `$kernel` bound to the kernel inside `$backend`: the one `match`.
-macro_rules! dispatch {
-    ($backend:expr, $kernel:ident => $body:expr) => {
-        match $backend {
-            #[cfg(chacha_enabled = "soft")]
-            Backend::Soft($kernel) => $body,
+        /// The compiled-in backends' probes, fastest first.
+        const PROBES: &[fn() -> Option<Backend>] = &[
+            $( #[cfg(chacha_enabled = $name)] || crate::$module::$ty::detect().map(Backend::$ty), )+
+        ];
+
+        impl Backend {
+            /// Every backend name this build knows, whether or not this CPU runs it,
+            /// fastest first.
+            pub const COMPILED: &'static [&'static str] = &[ $( #[cfg(chacha_enabled = $name)] $name, )+ ];
+
+            /// The backend's name: its module, cfg value and bench id (`"soft"`, …).
+            pub fn name(self) -> &'static str {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(_) => $name, )+ }
+            }
+
+            /// Runs `body` with the kernel inside this backend, as its own type.
+            pub fn with_kernel<F: WithKernel>(self, body: F) -> F::Output {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => body.call(k), )+ }
+            }
+        }
+
+        impl Kernel for Backend {
+            #[inline]
+            fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor::<R, V>(state, buf, tail), )+ }
+            }
+
+            #[inline]
+            fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill::<R, V>(state, out), )+ }
+            }
+
+            #[inline]
+            fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
+            }
         }
     };
 }
@@ -42,8 +82,18 @@ impl Backend {
     ///
     /// Each CPU probe is made once per process and cached (the `cpufeatures` statics), so
     /// this is a few relaxed atomic loads; still, call it once and keep the result.
+    ///
+    /// # Panics
+    /// Only in a build pinned to one SIMD backend (`--cfg chacha_backend="…"`) running on a
+    /// CPU without that instruction set: the pinned build has nothing else to run.
     pub fn detect() -> Backend {
-        Self::available().next().expect("build.rs compiles in at least one backend that runs on the target")
+        match Self::available().next() {
+            Some(backend) => backend,
+            None => panic!(
+                "this build was pinned to the {:?} backend (--cfg chacha_backend) and this CPU cannot run it",
+                Self::COMPILED
+            ),
+        }
     }
 
     /// Every backend this CPU runs, fastest first. Tests, benches and fuzzers iterate it.
@@ -55,64 +105,25 @@ impl Backend {
     pub fn by_name(name: &str) -> Option<Backend> {
         Self::available().find(|b| b.name() == name)
     }
+}
 
-    /// The backend's name: its module, cfg value and bench id (`"soft"`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            #[cfg(chacha_enabled = "soft")]
-            Backend::Soft(_) => "soft",
-        }
+/// [`Backend::detect`].
+impl Default for Backend {
+    fn default() -> Self {
+        Self::detect()
     }
+}
 
-    /// Every backend name this build knows, whether or not this CPU runs it.
-    pub const COMPILED: &'static [&'static str] = &[
-        #[cfg(chacha_enabled = "soft")]
-        "soft",
-    ];
-
-    /// XORs the keystream at `state`'s position into `buf` and moves `state` past the
-    /// `⌈len / 64⌉` blocks used. A partial last block's whole keystream goes to `tail`
-    /// (see [`Kernel::xor`]).
-    ///
-    /// # Errors
-    /// [`EndOfStream`] if the stream has fewer blocks left; `buf`, `tail` and `state` are
-    /// untouched.
-    #[inline]
-    pub fn xor<R: Rounds, V: Variant>(
-        self,
-        state: &mut State<V>,
-        buf: InOutBuf<'_, '_, u8>,
-        tail: &mut Block,
-    ) -> Result<(), EndOfStream> {
-        let blocks = buf.len().div_ceil(64) as u64;
-        if u128::from(blocks) > state.blocks_left() {
-            return Err(EndOfStream);
-        }
-        dispatch!(self, k => k.xor::<R, V>(state, buf, tail));
-        state.advance(blocks)
+/// The name only (`Backend(avx2)`): there is nothing else in it.
+impl fmt::Debug for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Backend({})", self.name())
     }
+}
 
-    /// Writes keystream blocks at `state`'s position into `out` and moves `state` past them.
-    ///
-    /// # Errors
-    /// [`EndOfStream`] if the stream has fewer blocks left; `out` and `state` are untouched.
-    #[inline]
-    pub fn fill<R: Rounds, V: Variant>(
-        self,
-        state: &mut State<V>,
-        out: &mut [Block],
-    ) -> Result<(), EndOfStream> {
-        let blocks = out.len() as u64;
-        if u128::from(blocks) > state.blocks_left() {
-            return Err(EndOfStream);
-        }
-        dispatch!(self, k => k.fill::<R, V>(state, out));
-        state.advance(blocks)
-    }
-
-    /// HChaCha with `R` rounds: the XChaCha subkey for `key` and the first 16 nonce bytes.
-    #[inline]
-    pub fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-        dispatch!(self, k => k.hchacha::<R>(key, input))
-    }
+// The table: one line per backend, fastest first. The name is the module, the cfg value
+// (`build.rs` lists the same names), `Backend::name()` and the bench id.
+backends! {
+    /// Portable Rust, every CPU: [`crate::soft`].
+    "soft" => soft::Soft,
 }

@@ -5,5 +5,5 @@ mod backend;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
 
-pub use backend::Backend;
+pub use backend::{Backend, WithKernel};
 pub use chacha_core;

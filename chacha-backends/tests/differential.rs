@@ -4,6 +4,7 @@
 //! random inputs (proptest).
 
 use chacha_backends::Backend;
+use chacha_core::Kernel;
 use chacha_core::{
     Block, EndOfStream, Ietf, Legacy, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf, reference,
 };
@@ -62,7 +63,7 @@ fn check<R: Rounds, V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], 
         let region = &mut buf[offset..offset + len];
         region.copy_from_slice(&data[..len]);
         let mut tail = [0xA5; 64];
-        backend.xor::<R, V>(&mut state, InOutBuf::from(&mut *region), &mut tail).unwrap();
+        state.xor::<R, _>(backend, InOutBuf::from(&mut *region), &mut tail).unwrap();
         assert_eq!(region, &want[..], "{ctx}: in place, offset {offset}");
         check_tail(&tail);
         check_state(&state);
@@ -74,7 +75,7 @@ fn check<R: Rounds, V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], 
     let mut out = vec![0x5A; len + 1];
     let mut tail = [0xA5; 64];
     let io = InOutBuf::new(&input, &mut out[1..]).unwrap();
-    backend.xor::<R, V>(&mut state, io, &mut tail).unwrap();
+    state.xor::<R, _>(backend, io, &mut tail).unwrap();
     assert_eq!(out[1..], want[..], "{ctx}: buffer to buffer");
     assert_eq!(out[0], 0x5A, "{ctx}: wrote before the output");
     check_tail(&tail);
@@ -83,7 +84,7 @@ fn check<R: Rounds, V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], 
     // Raw keystream, whole blocks only.
     let mut state = start.clone();
     let mut blocks_out = vec![[0u8; 64]; len / 64];
-    backend.fill::<R, V>(&mut state, &mut blocks_out).unwrap();
+    state.fill::<R, _>(backend, &mut blocks_out).unwrap();
     assert_eq!(blocks_out.concat(), ks[..len / 64 * 64], "{ctx}: fill");
     assert_eq!(state.position(), start.position() + (len / 64) as u128, "{ctx}: position after fill");
 }
@@ -133,23 +134,23 @@ fn requests_past_the_end_are_refused_and_touch_nothing() {
         let mut state = state_at::<Ietf>(&KEY, &NONCE, u64::from(u32::MAX));
         let mut buf = [0x11u8; 65];
         let mut tail = [0x22u8; 64];
-        let r = backend.xor::<R20, Ietf>(&mut state, InOutBuf::from(&mut buf[..]), &mut tail);
+        let r = state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..]), &mut tail);
         assert_eq!(r, Err(EndOfStream), "{}", backend.name());
         assert_eq!((buf, tail, state.blocks_left()), ([0x11; 65], [0x22; 64], 1));
         let mut blocks = [[0x33u8; 64]; 2];
-        assert_eq!(backend.fill::<R20, Ietf>(&mut state, &mut blocks), Err(EndOfStream));
+        assert_eq!(state.fill::<R20, _>(backend, &mut blocks), Err(EndOfStream));
         assert_eq!(blocks, [[0x33; 64]; 2]);
 
         // The last block itself is fine, then nothing more (not even a partial block).
-        backend.xor::<R20, Ietf>(&mut state, InOutBuf::from(&mut buf[..64]), &mut tail).unwrap();
+        state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..64]), &mut tail).unwrap();
         assert_eq!(state.blocks_left(), 0);
-        let r = backend.xor::<R20, Ietf>(&mut state, InOutBuf::from(&mut buf[..1]), &mut tail);
+        let r = state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..1]), &mut tail);
         assert_eq!(r, Err(EndOfStream));
-        backend.xor::<R20, Ietf>(&mut state, InOutBuf::from(&mut buf[..0]), &mut tail).unwrap();
+        state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..0]), &mut tail).unwrap();
 
         let mut state = state_at::<Legacy>(&KEY, &NONCE, u64::MAX);
-        assert_eq!(backend.fill::<R20, Legacy>(&mut state, &mut blocks), Err(EndOfStream));
-        backend.fill::<R20, Legacy>(&mut state, &mut blocks[..1]).unwrap();
+        assert_eq!(state.fill::<R20, _>(backend, &mut blocks), Err(EndOfStream));
+        state.fill::<R20, _>(backend, &mut blocks[..1]).unwrap();
         assert_eq!(state.blocks_left(), 0);
     }
 }

@@ -1,4 +1,5 @@
-//! The contract every backend implements: [`Kernel`].
+//! The contract every backend implements, [`Kernel`], and the one place that enforces the
+//! end of the stream for every kernel: [`State::xor`] and [`State::fill`].
 //!
 //! Why it is shaped so:
 //! - **Fused XOR, any length.** [`Kernel::xor`] takes the caller's buffer (in-place or
@@ -14,10 +15,10 @@
 //! - **Rounds and layout are type parameters**, so each (backend, rounds, layout) triple is
 //!   monomorphised: the round loop has a constant bound and the counter width is known.
 //! - **The kernel reads the state, never moves it.** It computes blocks
-//!   `counter, counter + 1, …` of `state`; the caller advances the state afterwards with
-//!   [`State::advance`], the one place that enforces the end of the stream. A kernel may
-//!   therefore assume the request fits in [`State::blocks_left`]; the dispatcher in
-//!   `chacha-backends` checks that before calling.
+//!   `counter, counter + 1, …` of `state` and may assume the request fits in the stream.
+//!   [`State::xor`] and [`State::fill`] check that, call the kernel and advance the state:
+//!   written once, here, for every kernel (the `chacha-backends` ones, or one of your
+//!   own), so no kernel can be made to reuse keystream through them.
 
 use core::fmt::Debug;
 
@@ -25,16 +26,28 @@ use inout::InOutBuf;
 
 use crate::{
     rounds::Rounds,
-    state::{Block, State},
+    state::{BLOCK_LEN, Block, EndOfStream, State},
     variant::Variant,
 };
 
-/// A ChaCha implementation for one instruction set.
+/// A ChaCha implementation: the block function, many blocks at a time.
 ///
-/// Every method must give exactly the bytes of [`reference`](mod@crate::reference) for every input. The
-/// request must fit in the stream: `⌈len / 64⌉ ≤ state.blocks_left()`. Within that, the
-/// counter of the block `i` of a call is `state.counter() + i`, carrying from word 12 into
-/// word 13 for the [`Legacy`](crate::Legacy) layout.
+/// # What an implementation guarantees
+/// - Every method gives exactly the bytes of [`reference`](mod@crate::reference) for every
+///   key, nonce, counter, length and round count, on every input it accepts.
+/// - The block `i` of a call (counting from 0) has counter `state.counter() + i`: the
+///   counter wraps in 32 bits for [`Ietf`](crate::Ietf) (the caller never lets it) and carries
+///   from word 12 into word 13 for [`Legacy`](crate::Legacy).
+/// - It reads `state` and never keeps it; it writes only `buf`'s output, `out` and `tail`
+///   as documented below, and holds no secret after it returns beyond what the compiler
+///   leaves in registers and stack (the front crates wipe their own copies).
+/// - It does not panic for any request that fits in the stream.
+///
+/// # What the caller guarantees
+/// - The request fits in the stream: `⌈buf.len() / 64⌉ ≤ state.blocks_left()` for
+///   [`xor`](Kernel::xor), `out.len() ≤ state.blocks_left()` for [`fill`](Kernel::fill).
+///   [`State::xor`] and [`State::fill`] check this and advance the state afterwards; call
+///   the kernel through them unless you do both yourself.
 pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     /// XORs the keystream of blocks `state.counter() ..` into `buf`, in one pass.
     ///
@@ -48,4 +61,45 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
 
     /// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): the XChaCha subkey.
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32];
+}
+
+impl<V: Variant> State<V> {
+    /// XORs the keystream at this position into `buf` with `kernel` and moves past the
+    /// `⌈len / 64⌉` blocks used. A partial last block's whole keystream goes to `tail`
+    /// (see [`Kernel::xor`]).
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if the stream has fewer blocks left; `buf`, `tail` and the state
+    /// are untouched.
+    #[inline]
+    pub fn xor<R: Rounds, K: Kernel>(
+        &mut self,
+        kernel: K,
+        buf: InOutBuf<'_, '_, u8>,
+        tail: &mut Block,
+    ) -> Result<(), EndOfStream> {
+        let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
+        self.check(blocks)?;
+        kernel.xor::<R, V>(self, buf, tail);
+        self.advance(blocks)
+    }
+
+    /// Writes the keystream blocks at this position into `out` with `kernel` and moves
+    /// past them.
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if the stream has fewer blocks left; `out` and the state are
+    /// untouched.
+    #[inline]
+    pub fn fill<R: Rounds, K: Kernel>(&mut self, kernel: K, out: &mut [Block]) -> Result<(), EndOfStream> {
+        let blocks = out.len() as u64;
+        self.check(blocks)?;
+        kernel.fill::<R, V>(self, out);
+        self.advance(blocks)
+    }
+
+    #[inline(always)]
+    fn check(&self, blocks: u64) -> Result<(), EndOfStream> {
+        if u128::from(blocks) > self.blocks_left() { Err(EndOfStream) } else { Ok(()) }
+    }
 }

@@ -99,7 +99,7 @@ impl<R: Rounds, V: Variant> ChaCha<R, V> {
         let partial = (buf.len() % 64) as u8;
         // Cannot fail after `check_remaining`; if it ever did, this stops rather than
         // reuse keystream.
-        self.backend.xor::<R, V>(&mut self.state, buf, &mut self.tail).expect("end of keystream reached");
+        self.state.xor::<R, _>(self.backend, buf, &mut self.tail).expect("end of keystream reached");
         self.tail_used = partial;
     }
 
@@ -116,7 +116,7 @@ impl<R: Rounds, V: Variant> ChaCha<R, V> {
         }
         self.state.seek(block).map_err(|_| StreamCipherError)?;
         let mut one = [[0u8; 64]];
-        self.backend.fill::<R, V>(&mut self.state, &mut one).map_err(|_| StreamCipherError)?;
+        self.state.fill::<R, _>(self.backend, &mut one).map_err(|_| StreamCipherError)?;
         self.tail = one[0];
         self.tail_used = byte;
         Ok(())

@@ -9,6 +9,7 @@
 use core::fmt;
 
 use chacha_backends::Backend;
+use chacha_core::Kernel;
 use chacha_core::{Legacy, Rounds, State};
 use cipher::{
     IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
