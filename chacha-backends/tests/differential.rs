@@ -1,9 +1,11 @@
-//! Every backend this CPU runs against `chacha_core::reference`, through `Backend`'s public
-//! methods: fused XOR (in-place, buffer-to-buffer, unaligned), raw keystream and HChaCha,
-//! over counter edges, every block count up to 70, every byte length up to 300, and
-//! random inputs (proptest).
+//! Every backend this CPU runs against `chacha_core::reference`, through `State::xor` /
+//! `State::fill` and `Kernel::hchacha`: fused XOR (in-place, buffer-to-buffer, unaligned),
+//! raw keystream and HChaCha, over counter edges, every block count up to 70, every byte
+//! length up to 300, and random inputs (proptest). The matrix runs twice per backend: on
+//! `Backend` (the run-time `match`) and on the backend's own kernel type
+//! (`Backend::with_kernel`, static dispatch).
 
-use chacha_backends::Backend;
+use chacha_backends::{Backend, WithKernel};
 use chacha_core::Kernel;
 use chacha_core::{
     Block, EndOfStream, Ietf, Legacy, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf, reference,
@@ -38,13 +40,19 @@ fn expected_keystream<R: Rounds, V: Variant>(state: &State<V>, blocks: usize) ->
 }
 
 /// Checks every operation of `backend` for `len` bytes from `counter`, against the reference.
-fn check<R: Rounds, V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], counter: u64, len: usize) {
+fn check<R: Rounds, V: Variant, K: Kernel>(
+    backend: K,
+    key: &[u8; 32],
+    nonce: &[u8],
+    counter: u64,
+    len: usize,
+) {
     let start = state_at::<V>(key, nonce, counter);
     let blocks = len.div_ceil(64);
     let ks = expected_keystream::<R, V>(&start, blocks);
     let data = bytes(counter ^ len as u64, len + 1);
     let want: Vec<u8> = data[..len].iter().zip(&ks).map(|(d, k)| d ^ k).collect();
-    let ctx = format!("{} R{} {:?} counter {counter} len {len}", backend.name(), R::ROUNDS, V::default());
+    let ctx = format!("{backend:?} R{} {:?} counter {counter} len {len}", R::ROUNDS, V::default());
     let check_tail = |tail: &Block| {
         if len.is_multiple_of(64) {
             assert_eq!(tail, &[0xA5; 64], "{ctx}: tail written for whole blocks");
@@ -89,10 +97,18 @@ fn check<R: Rounds, V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], 
     assert_eq!(state.position(), start.position() + (len / 64) as u128, "{ctx}: position after fill");
 }
 
-fn for_all_rounds<V: Variant>(backend: Backend, key: &[u8; 32], nonce: &[u8], counter: u64, len: usize) {
-    check::<R8, V>(backend, key, nonce, counter, len);
-    check::<R12, V>(backend, key, nonce, counter, len);
-    check::<R20, V>(backend, key, nonce, counter, len);
+fn for_all_rounds<V: Variant, K: Kernel>(backend: K, key: &[u8; 32], nonce: &[u8], counter: u64, len: usize) {
+    check::<R8, V, K>(backend, key, nonce, counter, len);
+    check::<R12, V, K>(backend, key, nonce, counter, len);
+    check::<R20, V, K>(backend, key, nonce, counter, len);
+}
+
+/// Runs `body` on every available backend, first as `Backend`, then as its own kernel type.
+fn on_every_kernel<F: WithKernel<Output = ()> + Copy>(body: F) {
+    for backend in Backend::available() {
+        body.call(backend);
+        backend.with_kernel(body);
+    }
 }
 
 const KEY: [u8; 32] = [
@@ -101,31 +117,66 @@ const KEY: [u8; 32] = [
 ];
 const NONCE: [u8; 12] = [0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44];
 
-#[test]
-fn block_counts_0_to_70_at_counter_edges() {
-    for backend in Backend::available() {
+#[derive(Clone, Copy)]
+struct BlockCounts;
+
+impl WithKernel for BlockCounts {
+    type Output = ();
+    fn call<K: Kernel>(self, backend: K) {
         for blocks in 0..=70u64 {
             let len = blocks as usize * 64;
             // Ietf: the start, and a run that ends exactly on the last block (2^32 - 1).
             for counter in [0, 1, (1 << 32) - blocks.max(1)] {
-                for_all_rounds::<Ietf>(backend, &KEY, &NONCE, counter, len);
+                for_all_rounds::<Ietf, _>(backend, &KEY, &NONCE, counter, len);
             }
             // Legacy: the start, across the 2^32 carry into word 13, and the last block (2^64 - 1).
             for counter in [0, 1, (1 << 32) - 1, (1 << 32) - blocks / 2 - 1, u64::MAX - blocks.max(1) + 1] {
-                for_all_rounds::<Legacy>(backend, &KEY, &NONCE, counter, len);
+                for_all_rounds::<Legacy, _>(backend, &KEY, &NONCE, counter, len);
             }
         }
     }
 }
 
 #[test]
-fn every_length_to_300_bytes() {
-    for backend in Backend::available() {
+fn block_counts_0_to_70_at_counter_edges() {
+    on_every_kernel(BlockCounts);
+}
+
+#[derive(Clone, Copy)]
+struct EveryLength;
+
+impl WithKernel for EveryLength {
+    type Output = ();
+    fn call<K: Kernel>(self, backend: K) {
         for len in 0..=300 {
-            for_all_rounds::<Ietf>(backend, &KEY, &NONCE, 7, len);
-            for_all_rounds::<Legacy>(backend, &KEY, &NONCE, (1 << 32) - 2, len);
+            for_all_rounds::<Ietf, _>(backend, &KEY, &NONCE, 7, len);
+            for_all_rounds::<Legacy, _>(backend, &KEY, &NONCE, (1 << 32) - 2, len);
         }
     }
+}
+
+#[test]
+fn every_length_to_300_bytes() {
+    on_every_kernel(EveryLength);
+}
+
+/// A few long requests, so a wide kernel's loop runs many times and meets every tail.
+#[derive(Clone, Copy)]
+struct LongRequests;
+
+impl WithKernel for LongRequests {
+    type Output = ();
+    fn call<K: Kernel>(self, backend: K) {
+        for len in [4095, 4096, 4097, 16 * 1024 + 1000, 65 * 1024 + 17] {
+            check::<R20, Ietf, K>(backend, &KEY, &NONCE, (1 << 32) - (len as u64).div_ceil(64), len);
+            check::<R8, Legacy, K>(backend, &KEY, &NONCE, (1 << 32) - 100, len);
+        }
+    }
+}
+
+#[test]
+fn long_requests() {
+    on_every_kernel(LongRequests);
 }
 
 #[test]
@@ -205,10 +256,10 @@ proptest! {
         for backend in Backend::available() {
             if legacy {
                 let counter = counter.min(u64::MAX - blocks.max(1) + 1);
-                for_all_rounds::<Legacy>(backend, &key, &nonce, counter, len);
+                for_all_rounds::<Legacy, _>(backend, &key, &nonce, counter, len);
             } else {
                 let counter = (counter & 0xFFFF_FFFF).min((1 << 32) - blocks.max(1));
-                for_all_rounds::<Ietf>(backend, &key, &nonce, counter, len);
+                for_all_rounds::<Ietf, _>(backend, &key, &nonce, counter, len);
             }
         }
     }

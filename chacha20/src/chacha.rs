@@ -1,14 +1,24 @@
-//! [`ChaCha`]: one stream cipher type for every round count and counter layout.
+//! [`ChaCha`]: one stream cipher type for every round count, counter layout and kernel.
 //!
-//! It holds the [`State`] (key, nonce, block position, end of stream), the [`Backend`]
-//! chosen when it was made, and the keystream of the current partial block. Whole blocks
-//! go straight to the backend's fused XOR; the bytes of a partial last block come from the
-//! same backend call and the rest of that block waits in `tail` for the next call.
+//! It holds the [`State`] (key, nonce, block position, end of stream), the kernel chosen
+//! when it was made (the run-time [`Backend`] by default), and up to [`BATCH`] blocks of
+//! keystream not yet used.
+//!
+//! Whole blocks go straight to the kernel's fused XOR; the bytes of a partial last block
+//! come from the same kernel call and the rest of that block waits in the buffer for the
+//! next call. One thing more for many short calls on one instance (a protocol sending
+//! 16- or 64-byte records): from the second call on, a request shorter than [`BATCH`]
+//! blocks that finds the buffer empty makes the kernel produce [`BATCH`] blocks at once
+//! and serves this call and the next ones from them. The SIMD kernels compute 4 blocks in
+//! about the time of one (one dependent chain, the blocks side by side in a vector), so a
+//! stream of 16-byte calls pays one chain per 256 bytes instead of one per call. The first
+//! call of an instance never batches: a fresh instance encrypting one short message
+//! computes only the blocks it uses.
 
 use core::fmt;
 
 use chacha_backends::Backend;
-use chacha_core::{Block, Ietf, Legacy, Rounds, State, Variant};
+use chacha_core::{Block, Ietf, Kernel, Legacy, Rounds, State, Variant};
 use cipher::{
     IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
     StreamCipherSeek,
@@ -16,6 +26,10 @@ use cipher::{
     consts::{U8, U12, U32},
     inout::InOutBuf,
 };
+
+/// Blocks of keystream a short call on a warm instance produces ahead: the width of the
+/// SIMD kernels' single-chain path (two `__m256i` or one `__m512i` row chain).
+pub const BATCH: usize = 4;
 
 /// The nonce size of a counter layout, as `cipher` wants it (a type-level number).
 pub trait NonceSize: Variant {
@@ -31,45 +45,79 @@ impl NonceSize for Legacy {
     type IvSize = U8;
 }
 
-/// A ChaCha stream cipher with `R` rounds and the `V` counter layout.
+/// A ChaCha stream cipher with `R` rounds, the `V` counter layout, on the kernel `K`.
 ///
 /// Use the aliases: [`ChaCha20`](crate::ChaCha20) and friends (RFC 8439: 12-byte nonce,
 /// 2^32 blocks), [`ChaCha20Legacy`](crate::ChaCha20Legacy) and friends (8-byte nonce,
-/// 2^64 blocks).
+/// 2^64 blocks). They run on [`Backend`], the kernel chosen at run time; any
+/// [`Kernel`] can take its place — one module's kernel type such as
+/// [`Soft`](chacha_backends::soft::Soft) (static dispatch, no `match` per call), or a
+/// kernel of your own (see [`ChaCha::with_kernel`]). The end of the stream is enforced by
+/// `chacha-core` for every kernel.
 ///
-/// `Debug` shows the backend and position, never the key or keystream. With the `zeroize`
+/// ```
+/// use chacha20::cipher::{KeyIvInit, StreamCipher};
+/// use chacha20::{ChaCha, Ietf, R20, backends::soft::Soft};
+///
+/// let mut a = ChaCha::<R20, Ietf, Soft>::new(&[7; 32].into(), &[9; 12].into());
+/// let mut b = chacha20::ChaCha20::new(&[7; 32].into(), &[9; 12].into());
+/// let (mut x, mut y) = ([0u8; 100], [0u8; 100]);
+/// a.apply_keystream(&mut x);
+/// b.apply_keystream(&mut y);
+/// assert_eq!(x, y);
+/// ```
+///
+/// `Debug` shows the kernel and position, never the key or keystream. With the `zeroize`
 /// feature, dropping it wipes the key state and buffered keystream.
 #[derive(Clone)]
-pub struct ChaCha<R: Rounds, V: Variant> {
+pub struct ChaCha<R: Rounds, V: Variant, K: Kernel = Backend> {
     state: State<V>,
-    backend: Backend,
-    /// Keystream of the block before `state`'s position; bytes `tail_used..` not yet used.
-    tail: Block,
-    /// 0 when no partial block is pending (then `tail` is stale), else 1..=63.
-    tail_used: u8,
+    kernel: K,
+    /// Keystream of the blocks just before `state`'s position; bytes `used..end` are not
+    /// used yet (none when `used == end`).
+    ahead: [Block; BATCH],
+    used: u16,
+    end: u16,
+    /// A call has been made: from now on short calls batch.
+    warm: bool,
     _rounds: R,
 }
 
-impl<R: Rounds, V: Variant> ChaCha<R, V> {
+impl<R: Rounds, V: Variant> ChaCha<R, V, Backend> {
     /// A cipher for `key` and `nonce` at position 0, running on `backend` (one of
     /// [`Backend::available`]); [`KeyIvInit::new`] uses [`Backend::detect`].
     pub fn with_backend(key: &[u8; 32], nonce: &V::Nonce, backend: Backend) -> Self {
-        Self::from_state(State::new(key, nonce), backend)
-    }
-
-    pub(crate) fn from_state(state: State<V>, backend: Backend) -> Self {
-        Self { state, backend, tail: [0; 64], tail_used: 0, _rounds: R::default() }
+        Self::with_kernel(key, nonce, backend)
     }
 
     /// The backend this cipher runs on.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.kernel
+    }
+}
+
+impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
+    /// A cipher for `key` and `nonce` at position 0, running on `kernel`.
+    ///
+    /// For a SIMD module's kernel type, the value comes from that module's `detect()`
+    /// (e.g. `chacha20::backends::avx2::Avx2::detect()`), the only way to make one.
+    pub fn with_kernel(key: &[u8; 32], nonce: &V::Nonce, kernel: K) -> Self {
+        Self::from_state(State::new(key, nonce), kernel)
     }
 
-    /// Bytes of buffered keystream (the rest of a partial block).
+    pub(crate) fn from_state(state: State<V>, kernel: K) -> Self {
+        Self { state, kernel, ahead: [[0; 64]; BATCH], used: 0, end: 0, warm: false, _rounds: R::default() }
+    }
+
+    /// The kernel this cipher runs on.
+    pub fn kernel(&self) -> K {
+        self.kernel
+    }
+
+    /// Bytes of keystream produced and not used yet.
     #[inline(always)]
     fn buffered(&self) -> usize {
-        if self.tail_used == 0 { 0 } else { 64 - self.tail_used as usize }
+        usize::from(self.end - self.used)
     }
 
     /// Keystream bytes left: `u128` because the 64-bit-counter layouts have 2^70 of them.
@@ -82,64 +130,79 @@ impl<R: Rounds, V: Variant> ChaCha<R, V> {
         self.state.position() * 64 - self.buffered() as u128
     }
 
+    /// XORs buffered keystream into the front of `buf`; returns the rest of `buf`.
+    #[inline(always)]
+    fn use_ahead<'i, 'o>(&mut self, buf: InOutBuf<'i, 'o, u8>) -> InOutBuf<'i, 'o, u8> {
+        let n = buf.len().min(self.buffered());
+        let (mut head, rest) = buf.split_at(n);
+        let used = usize::from(self.used);
+        head.xor_in2out(&self.ahead.as_flattened()[used..used + n]);
+        self.used += n as u16;
+        rest
+    }
+
     /// XORs keystream into `buf`; the caller has checked that enough is left.
     #[inline]
     fn apply(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
-        if self.tail_used != 0 {
-            let used = self.tail_used as usize;
-            let n = buf.len().min(64 - used);
-            let (mut head, rest) = buf.split_at(n);
-            head.xor_in2out(&self.tail[used..used + n]);
-            self.tail_used = ((used + n) % 64) as u8;
-            buf = rest;
+        if self.used != self.end {
+            buf = self.use_ahead(buf);
         }
         if buf.is_empty() {
             return;
         }
-        let partial = (buf.len() % 64) as u8;
-        // Cannot fail after `check_remaining`; if it ever did, this stops rather than
-        // reuse keystream.
-        self.state.xor::<R, _>(self.backend, buf, &mut self.tail).expect("end of keystream reached");
-        self.tail_used = partial;
+        // The buffer is empty here. The `expect`s cannot fire after `check_remaining`; if
+        // one ever did, this stops rather than reuse keystream.
+        if self.warm && buf.len() < BATCH * 64 {
+            let blocks = self.state.blocks_left().min(BATCH as u128) as usize;
+            assert!(blocks * 64 >= buf.len(), "end of keystream reached");
+            self.state
+                .fill::<R, K>(self.kernel, &mut self.ahead[..blocks])
+                .expect("end of keystream reached");
+            (self.used, self.end) = (0, (blocks * 64) as u16);
+            self.use_ahead(buf);
+            return;
+        }
+        let partial = buf.len() % 64;
+        self.state.xor::<R, K>(self.kernel, buf, &mut self.ahead[0]).expect("end of keystream reached");
+        (self.used, self.end) = if partial == 0 { (0, 0) } else { (partial as u16, 64) };
+        self.warm = true;
     }
 
-    /// Bytes to position, or an error past the end of the stream.
+    /// Moves to byte `byte` of block `block`, or errs past the end of the stream.
     fn seek_to(&mut self, block: u128, byte: u8) -> Result<(), StreamCipherError> {
-        if byte == 0 {
-            self.state.seek(block).map_err(|_| StreamCipherError)?;
-            self.tail_used = 0;
-            return Ok(());
-        }
-        // Inside block `block`: it must exist, and its keystream is buffered.
-        if block >= V::BLOCKS {
+        if byte != 0 && block >= V::BLOCKS {
             return Err(StreamCipherError);
         }
         self.state.seek(block).map_err(|_| StreamCipherError)?;
-        let mut one = [[0u8; 64]];
-        self.state.fill::<R, _>(self.backend, &mut one).map_err(|_| StreamCipherError)?;
-        self.tail = one[0];
-        self.tail_used = byte;
+        (self.used, self.end) = (0, 0);
+        if byte != 0 {
+            // Inside block `block`: its keystream is buffered from byte `byte` on.
+            self.state.fill::<R, K>(self.kernel, &mut self.ahead[..1]).map_err(|_| StreamCipherError)?;
+            (self.used, self.end) = (u16::from(byte), 64);
+        }
         Ok(())
     }
 }
 
-impl<R: Rounds, V: NonceSize> KeySizeUser for ChaCha<R, V> {
+impl<R: Rounds, V: NonceSize, K: Kernel> KeySizeUser for ChaCha<R, V, K> {
     type KeySize = U32;
 }
 
-impl<R: Rounds, V: NonceSize> IvSizeUser for ChaCha<R, V> {
+impl<R: Rounds, V: NonceSize, K: Kernel> IvSizeUser for ChaCha<R, V, K> {
     type IvSize = V::IvSize;
 }
 
-impl<R: Rounds, V: NonceSize> KeyIvInit for ChaCha<R, V> {
+/// For [`Backend`] ([`Backend::detect`]) and every kernel whose value needs no CPU check
+/// ([`Soft`](chacha_backends::soft::Soft), kernels of your own).
+impl<R: Rounds, V: NonceSize, K: Kernel + Default> KeyIvInit for ChaCha<R, V, K> {
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let mut nonce = V::Nonce::default();
         nonce.as_mut().copy_from_slice(iv);
-        Self::with_backend(key.as_ref(), &nonce, Backend::detect())
+        Self::with_kernel(key.as_ref(), &nonce, K::default())
     }
 }
 
-impl<R: Rounds, V: Variant> StreamCipher for ChaCha<R, V> {
+impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
     #[inline]
     fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
         let buffered = self.buffered();
@@ -154,7 +217,7 @@ impl<R: Rounds, V: Variant> StreamCipher for ChaCha<R, V> {
     /// the stream: this crate never produces keystream past the end, checked or not.
     #[inline]
     fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        // `try_apply_keystream_inout` has checked already; here the backend's own check
+        // `try_apply_keystream_inout` has checked already; here `State`'s own check
         // (which panics in `apply`) is what stops keystream reuse.
         self.apply(buf);
     }
@@ -167,7 +230,7 @@ impl<R: Rounds, V: Variant> StreamCipher for ChaCha<R, V> {
     }
 }
 
-impl<R: Rounds, V: Variant> StreamCipherSeek for ChaCha<R, V> {
+impl<R: Rounds, V: Variant, K: Kernel> StreamCipherSeek for ChaCha<R, V, K> {
     fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
         let pos = self.position();
         // `SeekNum` builds a position as `block * 64 - (64 - byte)` with `byte` in 1..=64.
@@ -184,7 +247,7 @@ impl<R: Rounds, V: Variant> StreamCipherSeek for ChaCha<R, V> {
     }
 }
 
-impl<R: Rounds, V: Variant> fmt::Debug for ChaCha<R, V> {
+impl<R: Rounds, V: Variant, K: Kernel> fmt::Debug for ChaCha<R, V, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = match V::COUNTER_WORDS {
             1 => "ChaCha",
@@ -192,21 +255,22 @@ impl<R: Rounds, V: Variant> fmt::Debug for ChaCha<R, V> {
         };
         f.debug_struct(name)
             .field("rounds", &R::ROUNDS)
-            .field("backend", &self.backend.name())
+            .field("kernel", &self.kernel)
             .field("position", &self.position())
             .finish_non_exhaustive()
     }
 }
 
 #[cfg(feature = "zeroize")]
-impl<R: Rounds, V: Variant> Drop for ChaCha<R, V> {
+impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaCha<R, V, K> {
     fn drop(&mut self) {
         use zeroize::Zeroize;
         self.state.zeroize();
-        self.tail.zeroize();
-        self.tail_used.zeroize();
+        self.ahead.zeroize();
+        self.used.zeroize();
+        self.end.zeroize();
     }
 }
 
 #[cfg(feature = "zeroize")]
-impl<R: Rounds, V: Variant> zeroize::ZeroizeOnDrop for ChaCha<R, V> {}
+impl<R: Rounds, V: Variant, K: Kernel> zeroize::ZeroizeOnDrop for ChaCha<R, V, K> {}

@@ -50,6 +50,12 @@
 //! backend names and the build flag that compiles exactly one are listed in the
 //! `chacha-backends` README.
 //!
+//! Every cipher type is generic over its kernel: `ChaCha<R, V, K: Kernel = Backend>` and
+//! `XChaCha<R, K = Backend>`. The aliases use [`Backend`]; [`ChaCha::with_kernel`] takes
+//! any [`Kernel`] value — a backend module's own type from [`backends`] (static dispatch)
+//! or a kernel of your own — and `KeyIvInit::new` works for every kernel that is
+//! `Default`. The end of the stream is enforced by `chacha-core` for every kernel.
+//!
 //! ```
 //! use chacha20::{Backend, ChaCha20};
 //! use chacha20::cipher::StreamCipher;
@@ -74,13 +80,13 @@ mod chacha;
 #[cfg(feature = "xchacha")]
 mod xchacha;
 
-pub use chacha_backends::Backend;
+pub use chacha_backends::{self as backends, Backend};
 #[cfg(feature = "cipher")]
 pub use chacha_core::{Ietf, Legacy, Variant};
-pub use chacha_core::{R8, R12, R20, Rounds};
+pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
 #[cfg(feature = "cipher")]
-pub use chacha::{ChaCha, NonceSize};
+pub use chacha::{BATCH, ChaCha, NonceSize};
 #[cfg(feature = "cipher")]
 pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(feature = "xchacha")]

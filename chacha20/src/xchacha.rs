@@ -9,8 +9,7 @@
 use core::fmt;
 
 use chacha_backends::Backend;
-use chacha_core::Kernel;
-use chacha_core::{Legacy, Rounds, State};
+use chacha_core::{Kernel, Legacy, Rounds, State};
 use cipher::{
     IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
     StreamCipherSeek,
@@ -24,28 +23,40 @@ use crate::{Key, chacha::ChaCha};
 /// The 24-byte XChaCha nonce.
 pub type XNonce = Array<u8, U24>;
 
-/// XChaCha with `R` rounds: 24-byte nonce, 2^64 blocks. Use [`XChaCha20`](crate::XChaCha20)
-/// and friends.
+/// XChaCha with `R` rounds on the kernel `K`: 24-byte nonce, 2^64 blocks. Use
+/// [`XChaCha20`](crate::XChaCha20) and friends; `K` is as for [`ChaCha`].
 #[derive(Clone)]
-pub struct XChaCha<R: Rounds>(ChaCha<R, Legacy>);
+pub struct XChaCha<R: Rounds, K: Kernel = Backend>(ChaCha<R, Legacy, K>);
 
-impl<R: Rounds> XChaCha<R> {
+impl<R: Rounds> XChaCha<R, Backend> {
     /// A cipher for `key` and `nonce` at position 0, running on `backend`.
     pub fn with_backend(key: &[u8; 32], nonce: &[u8; 24], backend: Backend) -> Self {
+        Self::with_kernel(key, nonce, backend)
+    }
+
+    /// The backend this cipher runs on.
+    pub fn backend(&self) -> Backend {
+        self.0.kernel()
+    }
+}
+
+impl<R: Rounds, K: Kernel> XChaCha<R, K> {
+    /// A cipher for `key` and `nonce` at position 0, running on `kernel`.
+    pub fn with_kernel(key: &[u8; 32], nonce: &[u8; 24], kernel: K) -> Self {
         let (head, rest) = nonce.split_at(16);
-        let subkey = backend.hchacha::<R>(key, head.try_into().expect("16 bytes"));
+        let subkey = kernel.hchacha::<R>(key, head.try_into().expect("16 bytes"));
         let nonce: [u8; 8] = rest.try_into().expect("8 bytes");
         #[allow(unused_mut)] // mutated only to be wiped, with `zeroize`
         let mut subkey = subkey;
-        let cipher = Self(ChaCha::from_state(State::new(&subkey, &nonce), backend));
+        let cipher = Self(ChaCha::from_state(State::new(&subkey, &nonce), kernel));
         #[cfg(feature = "zeroize")]
         zeroize::Zeroize::zeroize(&mut subkey);
         cipher
     }
 
-    /// The backend this cipher runs on.
-    pub fn backend(&self) -> Backend {
-        self.0.backend()
+    /// The kernel this cipher runs on.
+    pub fn kernel(&self) -> K {
+        self.0.kernel()
     }
 
     /// Keystream bytes left (2^70 for a fresh cipher).
@@ -60,21 +71,21 @@ pub fn hchacha<R: Rounds>(key: &Key, input: &Array<u8, U16>) -> Array<u8, U32> {
     Array(Backend::detect().hchacha::<R>(key.as_ref(), input.as_ref()))
 }
 
-impl<R: Rounds> KeySizeUser for XChaCha<R> {
+impl<R: Rounds, K: Kernel> KeySizeUser for XChaCha<R, K> {
     type KeySize = U32;
 }
 
-impl<R: Rounds> IvSizeUser for XChaCha<R> {
+impl<R: Rounds, K: Kernel> IvSizeUser for XChaCha<R, K> {
     type IvSize = U24;
 }
 
-impl<R: Rounds> KeyIvInit for XChaCha<R> {
+impl<R: Rounds, K: Kernel + Default> KeyIvInit for XChaCha<R, K> {
     fn new(key: &Key, iv: &XNonce) -> Self {
-        Self::with_backend(key.as_ref(), iv.as_ref(), Backend::detect())
+        Self::with_kernel(key.as_ref(), iv.as_ref(), K::default())
     }
 }
 
-impl<R: Rounds> StreamCipher for XChaCha<R> {
+impl<R: Rounds, K: Kernel> StreamCipher for XChaCha<R, K> {
     #[inline]
     fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
         self.0.check_remaining(data_len)
@@ -90,7 +101,7 @@ impl<R: Rounds> StreamCipher for XChaCha<R> {
     }
 }
 
-impl<R: Rounds> StreamCipherSeek for XChaCha<R> {
+impl<R: Rounds, K: Kernel> StreamCipherSeek for XChaCha<R, K> {
     fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
         self.0.try_current_pos()
     }
@@ -100,15 +111,15 @@ impl<R: Rounds> StreamCipherSeek for XChaCha<R> {
     }
 }
 
-impl<R: Rounds> fmt::Debug for XChaCha<R> {
+impl<R: Rounds, K: Kernel> fmt::Debug for XChaCha<R, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("XChaCha")
             .field("rounds", &R::ROUNDS)
-            .field("backend", &self.0.backend().name())
+            .field("kernel", &self.0.kernel())
             .field("position", &self.0.current_pos::<u128>())
             .finish_non_exhaustive()
     }
 }
 
 #[cfg(feature = "zeroize")]
-impl<R: Rounds> zeroize::ZeroizeOnDrop for XChaCha<R> {}
+impl<R: Rounds, K: Kernel> zeroize::ZeroizeOnDrop for XChaCha<R, K> {}

@@ -14,7 +14,7 @@
 //! Every vector is hex in the order the source prints it, every test runs on every backend
 //! of [`Backend::available`] through `with_backend`, and every test compares whole outputs.
 
-use chacha_core::Kernel;
+use chacha20::Kernel;
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use chacha20::{
     Backend, ChaCha8, ChaCha8Legacy, ChaCha12, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, R20, XChaCha20,

@@ -2,10 +2,14 @@
 //! usable, one byte more is refused (error with the buffer untouched, or the documented
 //! panic), seeking past the end is an error, and the 64-bit counters carry from word 12
 //! into word 13. Expected bytes come from `chacha_core::reference`, the RFC 8439 oracle.
+//! Each backend runs as `Backend` (the default kernel) and as its own kernel type.
+
+use core::marker::PhantomData;
 
 use chacha_core::{Ietf, Legacy, R8, R12, R20, Rounds, State, Variant, reference};
+use chacha20::backends::WithKernel;
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-use chacha20::{Backend, ChaCha, ChaCha20, ChaCha20Legacy, XChaCha20};
+use chacha20::{Backend, ChaCha, ChaCha20, ChaCha20Legacy, Kernel, XChaCha, XChaCha20};
 
 const KEY: [u8; 32] = [0x3a; 32];
 
@@ -20,15 +24,36 @@ fn reference_blocks<R: Rounds, V: Variant>(
     (0..n as u64).flat_map(|i| reference::block::<R, V>(&state, first.wrapping_add(i))).collect()
 }
 
-fn last_block_then_refusal<R: Rounds, V: chacha20::NonceSize>(nonce: V::Nonce)
-where
-    ChaCha<R, V>: KeyIvInit,
-{
+/// The end-of-stream checks for `R` rounds and layout `V`, on one kernel.
+struct LastBlock<R, V: Variant>(V::Nonce, PhantomData<R>);
+
+impl<R, V: Variant> Clone for LastBlock<R, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R, V: Variant> Copy for LastBlock<R, V> {}
+
+impl<R: Rounds, V: Variant> WithKernel for LastBlock<R, V> {
+    type Output = ();
+    fn call<K: Kernel>(self, kernel: K) {
+        last_block_then_refusal_on::<R, V, K>(self.0, kernel);
+    }
+}
+
+fn last_block_then_refusal<R: Rounds, V: Variant>(nonce: V::Nonce) {
+    for backend in Backend::available() {
+        LastBlock::<R, V>(nonce, PhantomData).call(backend);
+        backend.with_kernel(LastBlock::<R, V>(nonce, PhantomData));
+    }
+}
+
+fn last_block_then_refusal_on<R: Rounds, V: Variant, K: Kernel>(nonce: V::Nonce, kernel: K) {
     let last = V::MAX_COUNTER;
     let end = V::BLOCKS * 64;
-    for backend in Backend::available() {
-        let ctx = format!("R{} {:?} on {}", R::ROUNDS, V::default(), backend.name());
-        let mut c = ChaCha::<R, V>::with_backend(&KEY, &nonce, backend);
+    {
+        let ctx = format!("R{} {:?} on {kernel:?}", R::ROUNDS, V::default());
+        let mut c = ChaCha::<R, V, K>::with_kernel(&KEY, &nonce, kernel);
         c.seek(u128::from(last) * 64 + 10);
         assert_eq!(c.current_pos::<u128>(), u128::from(last) * 64 + 10, "{ctx}");
         assert_eq!(c.remaining(), 54, "{ctx}");
@@ -61,6 +86,18 @@ where
         assert!(c.try_seek(end + 1).is_err(), "{ctx}");
         assert_eq!(c.current_pos::<u128>(), 0, "{ctx}");
         c.try_seek(end).unwrap();
+        assert!(c.try_apply_keystream(&mut [0u8]).is_err(), "{ctx}");
+
+        // Many short calls up to the end: the batches ahead are cut at the last block.
+        c.seek(u128::from(last - 2) * 64);
+        let mut got = Vec::new();
+        for len in [5, 16, 16, 16, 64, 16, 16, 16, 27] {
+            let mut piece = vec![0u8; len];
+            c.apply_keystream(&mut piece);
+            got.extend(piece);
+        }
+        assert_eq!(got, reference_blocks::<R, V>(&KEY, &nonce, last - 2, 3), "{ctx}: short calls to the end");
+        assert_eq!(c.remaining(), 0, "{ctx}");
         assert!(c.try_apply_keystream(&mut [0u8]).is_err(), "{ctx}");
 
         // Two whole blocks ending exactly at the end, in one call.
@@ -136,15 +173,31 @@ fn legacy_and_xchacha_counters_carry_into_word_13() {
         let tail_nonce: [u8; 8] = xnonce[16..].try_into().unwrap();
         let xwant = reference_blocks::<R20, Legacy>(&subkey, &tail_nonce, u64::from(u32::MAX), 2);
         let mut x = XChaCha20::with_backend(&KEY, &xnonce, backend);
-        x.seek(u64::from(u32::MAX) * 64);
-        let mut xbuf = [0u8; 128];
-        x.apply_keystream(&mut xbuf);
-        assert_eq!(xbuf[..], xwant[..], "{}", backend.name());
-        x.seek(u128::from(u64::MAX) * 64);
-        x.apply_keystream(&mut xbuf[..64]);
-        assert!(x.try_apply_keystream(&mut xbuf[..1]).is_err());
-        assert!(x.try_seek((u128::from(u64::MAX) + 1) * 64 + 1).is_err());
+        xchacha_end(&mut x, &xwant);
+        backend.with_kernel(XChachaEnd(xnonce, xwant.try_into().unwrap()));
     }
+}
+
+/// XChaCha20 across the carry and at the end of its 2^64-block stream, on one kernel.
+#[derive(Clone, Copy)]
+struct XChachaEnd([u8; 24], [u8; 128]);
+
+impl WithKernel for XChachaEnd {
+    type Output = ();
+    fn call<K: Kernel>(self, kernel: K) {
+        xchacha_end(&mut XChaCha::<R20, K>::with_kernel(&KEY, &self.0, kernel), &self.1);
+    }
+}
+
+fn xchacha_end<K: Kernel>(x: &mut XChaCha<R20, K>, want: &[u8]) {
+    x.seek(u64::from(u32::MAX) * 64);
+    let mut xbuf = [0u8; 128];
+    x.apply_keystream(&mut xbuf);
+    assert_eq!(xbuf[..], want[..], "{x:?}");
+    x.seek(u128::from(u64::MAX) * 64);
+    x.apply_keystream(&mut xbuf[..64]);
+    assert!(x.try_apply_keystream(&mut xbuf[..1]).is_err());
+    assert!(x.try_seek((u128::from(u64::MAX) + 1) * 64 + 1).is_err());
 }
 
 #[test]

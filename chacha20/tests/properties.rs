@@ -171,6 +171,43 @@ proptest! {
     }
 }
 
+/// Many calls of random short lengths on one instance (the batched path ahead of the
+/// caller), with seeks in between, == one-shot, on every backend.
+fn many_short_calls<C: Case>(key: &[u8; 32], nonce: &[u8; 24], lens: &[usize], seek_at: usize) {
+    let total: usize = lens.iter().sum();
+    let data: Vec<u8> = (0..total).map(|i| (i * 13 + 1) as u8).collect();
+    let expected = one_shot::<C>(key, nonce, Backend::detect(), 0, &data);
+    for backend in Backend::available() {
+        let mut c = C::make(key, nonce, backend);
+        let mut out = data.clone();
+        let mut start = 0;
+        for (i, &len) in lens.iter().enumerate() {
+            if i == seek_at {
+                // Seek back to where we are: the keystream ahead is dropped, not reused.
+                c.seek(start as u64);
+            }
+            c.apply_keystream(&mut out[start..start + len]);
+            start += len;
+            assert_eq!(c.current_pos::<u64>(), start as u64, "{} on {}", C::NAME, backend.name());
+        }
+        assert_eq!(out, expected, "{} on {}: lengths {lens:?}", C::NAME, backend.name());
+    }
+}
+
+proptest! {
+    #[test]
+    fn many_short_calls_match_one_shot(
+        key in any::<[u8; 32]>(),
+        nonce in any::<[u8; 24]>(),
+        lens in proptest::collection::vec(prop_oneof![0usize..=70, 0usize..=300], 1..40),
+        seek_at in 0usize..50,
+    ) {
+        many_short_calls::<ChaCha20>(&key, &nonce, &lens, seek_at);
+        many_short_calls::<ChaCha8Legacy>(&key, &nonce, &lens, seek_at);
+        many_short_calls::<XChaCha12>(&key, &nonce, &lens, seek_at);
+    }
+}
+
 #[test]
 fn new_uses_the_detected_backend_and_debug_hides_the_key() {
     let key = [0xAB; 32];
