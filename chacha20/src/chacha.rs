@@ -50,21 +50,30 @@ impl NonceSize for Legacy {
 /// Use the aliases: [`ChaCha20`](crate::ChaCha20) and friends (RFC 8439: 12-byte nonce,
 /// 2^32 blocks), [`ChaCha20Legacy`](crate::ChaCha20Legacy) and friends (8-byte nonce,
 /// 2^64 blocks). They run on [`Backend`], the kernel chosen at run time; any
-/// [`Kernel`] can take its place — one module's kernel type such as
-/// [`Soft`](chacha_backends::soft::Soft) (static dispatch, no `match` per call), or a
-/// kernel of your own (see [`ChaCha::with_kernel`]). The end of the stream is enforced by
-/// `chacha-core` for every kernel.
+/// [`Kernel`] can take its place — one backend module's own type (static dispatch, no
+/// `match` per call), or a kernel of your own (see [`ChaCha::with_kernel`]). The end of
+/// the stream is enforced by `chacha-core` for every kernel.
 ///
 /// ```
+/// use chacha20::backends::{Backend, WithKernel};
 /// use chacha20::cipher::{KeyIvInit, StreamCipher};
-/// use chacha20::{ChaCha, Ietf, R20, backends::soft::Soft};
+/// use chacha20::{ChaCha, ChaCha20, Ietf, Kernel, R20};
 ///
-/// let mut a = ChaCha::<R20, Ietf, Soft>::new(&[7; 32].into(), &[9; 12].into());
-/// let mut b = chacha20::ChaCha20::new(&[7; 32].into(), &[9; 12].into());
-/// let (mut x, mut y) = ([0u8; 100], [0u8; 100]);
-/// a.apply_keystream(&mut x);
-/// b.apply_keystream(&mut y);
-/// assert_eq!(x, y);
+/// /// Encrypts on the kernel type inside a `Backend`: static dispatch, no `match` per call.
+/// struct Encrypt<'a>(&'a mut [u8]);
+///
+/// impl WithKernel for Encrypt<'_> {
+///     type Output = ();
+///     fn call<K: Kernel>(self, kernel: K) {
+///         ChaCha::<R20, Ietf, K>::with_kernel(&[7; 32], &[9; 12], kernel).apply_keystream(self.0);
+///     }
+/// }
+///
+/// let mut a = [0u8; 100];
+/// Backend::detect().with_kernel(Encrypt(&mut a));
+/// let mut b = [0u8; 100];
+/// ChaCha20::new(&[7; 32].into(), &[9; 12].into()).apply_keystream(&mut b);
+/// assert_eq!(a, b);
 /// ```
 ///
 /// `Debug` shows the kernel and position, never the key or keystream. With the `zeroize`
@@ -193,7 +202,7 @@ impl<R: Rounds, V: NonceSize, K: Kernel> IvSizeUser for ChaCha<R, V, K> {
 }
 
 /// For [`Backend`] ([`Backend::detect`]) and every kernel whose value needs no CPU check
-/// ([`Soft`](chacha_backends::soft::Soft), kernels of your own).
+/// (the portable `Soft`, kernels of your own).
 impl<R: Rounds, V: NonceSize, K: Kernel + Default> KeyIvInit for ChaCha<R, V, K> {
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let mut nonce = V::Nonce::default();

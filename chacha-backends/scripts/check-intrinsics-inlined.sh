@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Fails if a `core::arch` intrinsic was left as an out-of-line call in BINARY, or if a SIMD
+# backend module named in BACKENDS has no vector code in BINARY at all (so the check can
+# never pass by looking at nothing).
+#
+# Why: an intrinsic whose target feature the calling function does not enable is not
+# inlined; it becomes a `call` per instruction, 2-4x slower (the published chacha20 crate's
+# AVX-512 backend calls `_mm_rol_epi32` so). Every `#[target_feature]` entry point must
+# enable every feature of every intrinsic it inlines; this check proves it on the build.
+#
+# usage: check-intrinsics-inlined.sh BINARY [BACKEND...]   (BACKEND: sse2 avx2 avx512)
+set -euo pipefail
+bin=${1:?usage: $0 BINARY [BACKEND...]}
+shift
+command -v objdump >/dev/null || { echo "objdump (binutils) is needed" >&2; exit 1; }
+dis=$(mktemp)
+trap 'rm -f "$dis"' EXIT
+objdump -d -C --no-show-raw-insn "$bin" >"$dis"
+
+status=0
+# The CPU probes' `cpuid`/`xgetbv` run once per process and may stay out of line.
+calls=$(grep -E '\s(call|jmp)\s.*core_arch' "$dis" | grep -vE '::(_xgetbv|__cpuid|__cpuid_count)>' |
+        sed -E 's/^.*<(.*)>.*$/\1/' | sort | uniq -c | sort -rn || true)
+if [ -n "$calls" ]; then
+  echo "FAIL: core::arch intrinsics called out of line in $bin:"
+  echo "$calls" | head -20
+  status=1
+fi
+
+# Each named backend must have functions of its own module in the binary, with the
+# registers of its width in them.
+for backend in "$@"; do
+  case $backend in
+    sse2) reg='%xmm' ;;
+    avx2) reg='%ymm' ;;
+    avx512) reg='%zmm' ;;
+    *) echo "unknown backend $backend" >&2; exit 2 ;;
+  esac
+  n=$(awk -v mod="chacha_backends::$backend::" -v reg="$reg" '
+        /^[0-9a-f]+ <.*>:$/ { inside = index($0, mod) > 0; next }
+        inside && index($0, reg) > 0 { n++ }
+        END { print n + 0 }' "$dis")
+  if [ "$n" -lt 100 ]; then
+    echo "FAIL: only $n instructions on $reg registers in chacha_backends::$backend functions of $bin"
+    status=1
+  else
+    echo "ok: $backend: $n instructions on $reg registers in chacha_backends::$backend functions"
+  fi
+done
+[ "$status" = 0 ] && echo "ok: no core::arch intrinsic called out of line in $(basename "$bin")"
+exit "$status"
