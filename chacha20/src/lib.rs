@@ -70,8 +70,10 @@
 //! ## Features
 //!
 //! `cipher` (default): the stream ciphers; `legacy`: the 8-byte-nonce types; `xchacha`:
-//! XChaCha and [`hchacha`]; `zeroize`: wipe key state and buffered keystream on drop
-//! (`zeroize::ZeroizeOnDrop`). The same names as the published crate's.
+//! XChaCha and [`hchacha`]; `rng`: the `chacha-rng` generators `ChaCha8Rng`, `ChaCha12Rng`,
+//! `ChaCha20Rng` and `rand_core` (builds without `cipher`); `zeroize`: wipe key state and
+//! buffered keystream on drop (`zeroize::ZeroizeOnDrop`). The same names as the published
+//! crate's.
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -93,6 +95,9 @@ pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 pub use xchacha::{XChaCha, XNonce, hchacha};
 #[cfg(feature = "zeroize")]
 pub use zeroize;
+
+#[cfg(feature = "rng")]
+pub use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng, ChaChaRng, Seed, SerializedRngState, rand_core};
 
 /// A 32-byte ChaCha key.
 #[cfg(feature = "cipher")]

@@ -1,0 +1,88 @@
+//! # chacha-rng
+//!
+//! ChaCha8, ChaCha12 and ChaCha20 random number generators for `rand_core` 0.10, with the
+//! published `chacha20` crate's RNG API and exactly its output (which is also
+//! `rand_chacha`'s): the same seed, stream and position give the same words, through any
+//! mix of `next_u32`, `next_u64` and `fill_bytes`. They run on the fastest backend this
+//! CPU has (AVX-512, AVX2, SSE2, portable), chosen once.
+//!
+//! ```
+//! use chacha_rng::ChaCha12Rng;
+//! use chacha_rng::rand_core::{Rng, SeedableRng};
+//!
+//! let mut rng = ChaCha12Rng::from_seed([42; 32]);
+//! let dice = rng.next_u32() % 6 + 1;
+//! let mut key = [0u8; 32];
+//! rng.fill_bytes(&mut key);
+//! assert!((1..=6).contains(&dice));
+//!
+//! // Any position of the stream, directly: 2^64 blocks of 16 words per (seed, stream).
+//! let mut again = ChaCha12Rng::from_seed([42; 32]);
+//! again.set_word_pos(1);
+//! let mut key2 = [0u8; 32];
+//! again.fill_bytes(&mut key2);
+//! assert_eq!(key, key2);
+//! ```
+//!
+//! ## The stream
+//!
+//! The seed is a ChaCha key; the 64-bit *stream* is the nonce (words 14–15, the original
+//! layout) and the 64-bit block counter runs in words 12–13 from 0. The output is the
+//! keystream read as little-endian 32-bit words, in order: `next_u32` takes one word,
+//! `next_u64` two (the first is the low half), `fill_bytes` of `n` bytes takes `⌈n/4⌉`
+//! words and drops the unused bytes of the last one. After 2^64 blocks (2^68 words) the
+//! stream starts again from block 0, as the published crate's does; positions are taken
+//! modulo 2^68 and no method panics in any build profile.
+//!
+//! ## Speed
+//!
+//! `fill_bytes` writes whole blocks straight into the caller's slice with the backend's
+//! widest kernel (`Kernel::fill`: 16 blocks at a time on AVX-512); only the bytes before
+//! and after them pass through the buffer. The buffer holds [`BUF_BLOCKS`] blocks, the
+//! widest kernel's width, so `next_u32` / `next_u64` are a bounds check and a load, and
+//! their refills run at bulk speed.
+//!
+//! ## Kernels
+//!
+//! Like the `chacha20` front, every generator is generic over its kernel:
+//! [`ChaChaRng<R, K = Backend>`](ChaChaRng). The aliases use [`Backend`];
+//! [`ChaChaRng::with_backend`] pins one of [`Backend::available`] and
+//! [`ChaChaRng::with_kernel`] takes any [`Kernel`] (a backend module's own type, or a kernel
+//! of your own). `SeedableRng` works for every kernel that is `Default`.
+//!
+//! ## The published crate's API, item by item
+//!
+//! | item of `chacha20` 0.10 (`rng` feature) | here |
+//! |---|---|
+//! | `ChaCha8Rng`, `ChaCha12Rng`, `ChaCha20Rng` | aliases of [`ChaChaRng`] with `Backend` |
+//! | `SeedableRng` (`from_seed`, `seed_from_u64`, `from_rng`, `try_from_rng`, `fork`) | yes |
+//! | `TryRng<Error = Infallible>` (so `Rng`), `TryCryptoRng` (so `CryptoRng`) | yes |
+//! | `get_word_pos` / `set_word_pos` (`u128`, modulo 2^68) | yes, same values |
+//! | `get_block_pos` / `set_block_pos` (`u64`) | yes; never panics after the counter wrapped (the published one did in debug builds) |
+//! | `get_stream` / `set_stream` (resets the position to 0) | yes |
+//! | `get_seed` | yes |
+//! | `serialize_state` / `deserialize_state`, `SerializedRngState` (`[u8; 49]`), `Seed` | yes, the same bytes |
+//! | `Clone`, `PartialEq`/`Eq` on (seed, stream, position) | yes |
+//! | `Debug` without the seed | yes (it shows rounds, kernel and position) |
+//! | `ZeroizeOnDrop` (feature `zeroize`) | yes, buffer included |
+//! | `ChaChaCore` (`rand_core::block::Generator`) | not here: `ChaChaRng` writes whole blocks into the caller's slice, which the `BlockRng` design cannot |
+//! | `serde` (`rand_chacha`'s feature) | feature `serde`: the abstract state `{seed, stream, word_pos}` in `rand_chacha`'s format |
+//!
+//! Deliberately different: `Debug` prints `ChaChaRng { rounds, kernel, word_pos, .. }`
+//! rather than `ChaCha20Rng { ... }` (the position is not secret; the seed is never shown).
+#![no_std]
+#![forbid(unsafe_code)]
+
+mod rng;
+
+pub use chacha_backends::Backend;
+pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
+pub use rand_core;
+pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
+
+/// ChaCha with 8 rounds as a random number generator.
+pub type ChaCha8Rng = ChaChaRng<R8>;
+/// ChaCha with 12 rounds as a random number generator: `rand`'s `StdRng`.
+pub type ChaCha12Rng = ChaChaRng<R12>;
+/// ChaCha with 20 rounds as a random number generator.
+pub type ChaCha20Rng = ChaChaRng<R20>;

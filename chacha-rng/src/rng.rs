@@ -1,0 +1,332 @@
+//! [`ChaChaRng`]: the generator, its buffer and its position.
+//!
+//! ```text
+//!   keystream blocks:  ... | buf[0] | buf[1] | ... | buf[BUF_BLOCKS-1] | state.position() ...
+//!   words:                   ^ index (next word to return)               ^ next block computed
+//! ```
+//!
+//! The buffer always holds the keystream of the blocks just before the state's position;
+//! words `index..BUF_WORDS` of it are not used yet. So the position in words is
+//! `16 · state.position() − (BUF_WORDS − index)`, modulo 2^68 (the stream starts again
+//! after its last block: `generate` seeks the state back to block 0 when it ends).
+
+use core::fmt;
+
+use chacha_backends::Backend;
+use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
+use rand_core::{Infallible, SeedableRng, TryCryptoRng, TryRng};
+
+/// A 32-byte RNG seed: the ChaCha key.
+pub type Seed = [u8; 32];
+
+/// The serialised state: seed (32 bytes), stream (8, little-endian), word position (9,
+/// little-endian, 68 bits): the published `chacha20` crate's format.
+pub type SerializedRngState = [u8; 49];
+
+/// Blocks of keystream the generator buffers for `next_u32` / `next_u64`: the widest
+/// kernel's width (16 blocks on AVX-512), so refills run at bulk speed.
+pub const BUF_BLOCKS: usize = 16;
+
+const BLOCK_WORDS: usize = BLOCK_LEN / 4;
+const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;
+/// Positions are counted in words modulo 2^68: 2^64 blocks of 16 words.
+const WORD_POS_MASK: u128 = (1 << 68) - 1;
+
+/// A ChaCha random number generator with `R` rounds on the kernel `K`.
+///
+/// Use the aliases [`ChaCha8Rng`](crate::ChaCha8Rng), [`ChaCha12Rng`](crate::ChaCha12Rng)
+/// and [`ChaCha20Rng`](crate::ChaCha20Rng); see the [crate docs](crate) for the stream,
+/// the API and the kernels.
+#[derive(Clone)]
+pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
+    state: State<Legacy>,
+    kernel: K,
+    buf: [Block; BUF_BLOCKS],
+    /// The next unused word of `buf`; `BUF_WORDS` when all are used.
+    index: usize,
+    _rounds: R,
+}
+
+impl<R: Rounds> ChaChaRng<R, Backend> {
+    /// A generator for `seed` on stream 0 at position 0, running on `backend` (one of
+    /// [`Backend::available`]); `SeedableRng::from_seed` uses [`Backend::detect`].
+    pub fn with_backend(seed: Seed, backend: Backend) -> Self {
+        Self::with_kernel(seed, backend)
+    }
+}
+
+impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
+    /// A generator for `seed` on stream 0 at position 0, running on `kernel`.
+    pub fn with_kernel(seed: Seed, kernel: K) -> Self {
+        Self::at_stream(&seed, 0, kernel)
+    }
+
+    fn at_stream(seed: &Seed, stream: u64, kernel: K) -> Self {
+        Self {
+            state: State::new(seed, &stream.to_le_bytes()),
+            kernel,
+            buf: [[0; BLOCK_LEN]; BUF_BLOCKS],
+            index: BUF_WORDS,
+            _rounds: R::default(),
+        }
+    }
+
+    /// The kernel this generator runs on.
+    pub fn kernel(&self) -> K {
+        self.kernel
+    }
+
+    /// Refills the whole buffer; the next word is its first.
+    #[inline(never)]
+    fn refill(&mut self) {
+        generate::<R, K>(&mut self.state, self.kernel, &mut self.buf);
+        self.index = 0;
+    }
+
+    #[inline(always)]
+    fn word(&self, index: usize) -> u32 {
+        let bytes = &self.buf.as_flattened()[4 * index..4 * index + 4];
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    }
+
+    #[inline]
+    fn next_word(&mut self) -> u32 {
+        if self.index >= BUF_WORDS {
+            self.refill();
+        }
+        let w = self.word(self.index);
+        self.index += 1;
+        w
+    }
+
+    #[inline]
+    fn next_pair(&mut self) -> u64 {
+        if self.index + 2 <= BUF_WORDS {
+            let (lo, hi) = (self.word(self.index), self.word(self.index + 1));
+            self.index += 2;
+            return u64::from(hi) << 32 | u64::from(lo);
+        }
+        let lo = self.next_word();
+        u64::from(self.next_word()) << 32 | u64::from(lo)
+    }
+
+    fn fill(&mut self, mut dest: &mut [u8]) {
+        // 1. Unused words of the buffer.
+        let buffered = (BUF_WORDS - self.index) * 4;
+        if buffered != 0 {
+            let n = dest.len().min(buffered);
+            let start = self.index * 4;
+            dest[..n].copy_from_slice(&self.buf.as_flattened()[start..start + n]);
+            self.index += n.div_ceil(4);
+            dest = &mut dest[n..];
+        }
+        // 2. Whole blocks straight into `dest`, with the widest kernel.
+        let (blocks, tail) = dest.as_chunks_mut::<BLOCK_LEN>();
+        generate::<R, K>(&mut self.state, self.kernel, blocks);
+        // 3. The last partial block through the buffer.
+        if !tail.is_empty() {
+            self.refill();
+            tail.copy_from_slice(&self.buf.as_flattened()[..tail.len()]);
+            self.index = tail.len().div_ceil(4);
+        }
+    }
+
+    /// The position in the stream, in 32-bit words (modulo 2^68, so 0 again after the last
+    /// word of the stream).
+    pub fn get_word_pos(&self) -> u128 {
+        let next_block = self.state.position() * BLOCK_WORDS as u128;
+        next_block.wrapping_sub((BUF_WORDS - self.index) as u128) & WORD_POS_MASK
+    }
+
+    /// Moves to word `word_pos` of the stream (modulo 2^68).
+    ///
+    /// [`set_stream`](Self::set_stream) resets the position, so call it first when you set
+    /// both.
+    pub fn set_word_pos(&mut self, word_pos: u128) {
+        let word_pos = word_pos & WORD_POS_MASK;
+        let block = word_pos / BLOCK_WORDS as u128;
+        let within = (word_pos % BLOCK_WORDS as u128) as usize;
+        self.state.seek(block).expect("block < 2^64");
+        self.index = BUF_WORDS;
+        if within != 0 {
+            // Only the block the position is in: its first words are skipped.
+            generate::<R, K>(&mut self.state, self.kernel, &mut self.buf[BUF_BLOCKS - 1..]);
+            self.index = BUF_WORDS - BLOCK_WORDS + within;
+        }
+    }
+
+    /// The block of the stream the next word comes from (the word position over 16).
+    pub fn get_block_pos(&self) -> u64 {
+        (self.get_word_pos() / BLOCK_WORDS as u128) as u64
+    }
+
+    /// Moves to the start of block `block_pos`.
+    pub fn set_block_pos(&mut self, block_pos: u64) {
+        self.set_word_pos(u128::from(block_pos) * BLOCK_WORDS as u128);
+    }
+
+    /// The stream number: the 64-bit nonce.
+    pub fn get_stream(&self) -> u64 {
+        let words = self.state.words();
+        u64::from(words[15]) << 32 | u64::from(words[14])
+    }
+
+    /// Switches to stream `stream` of the same seed, at position 0.
+    pub fn set_stream(&mut self, stream: u64) {
+        *self = Self::at_stream(&self.get_seed(), stream, self.kernel);
+    }
+
+    /// The seed.
+    pub fn get_seed(&self) -> Seed {
+        let mut seed = [0u8; 32];
+        for (bytes, w) in seed.chunks_exact_mut(4).zip(&self.state.words()[4..12]) {
+            bytes.copy_from_slice(&w.to_le_bytes());
+        }
+        seed
+    }
+
+    /// The state as bytes: seed, stream and word position (see [`SerializedRngState`]).
+    ///
+    /// # Warning
+    /// Whoever reads the serialised state can compute every output, past and future.
+    pub fn serialize_state(&self) -> SerializedRngState {
+        let mut out = [0u8; 49];
+        out[..32].copy_from_slice(&self.get_seed());
+        out[32..40].copy_from_slice(&self.get_stream().to_le_bytes());
+        out[40..].copy_from_slice(&self.get_word_pos().to_le_bytes()[..9]);
+        out
+    }
+
+    /// The generator [`serialize_state`](Self::serialize_state) described, on `kernel`.
+    /// The word position's bits above 68 are ignored.
+    pub fn deserialize_state_with_kernel(state: &SerializedRngState, kernel: K) -> Self {
+        let seed: Seed = state[..32].try_into().expect("32 bytes");
+        let stream = u64::from_le_bytes(state[32..40].try_into().expect("8 bytes"));
+        let mut pos = [0u8; 16];
+        pos[..9].copy_from_slice(&state[40..]);
+        let mut rng = Self::at_stream(&seed, stream, kernel);
+        rng.set_word_pos(u128::from_le_bytes(pos));
+        rng
+    }
+}
+
+/// Writes the next `out.len()` keystream blocks of `state` into `out`, starting the stream
+/// again from block 0 where it ends.
+#[inline]
+fn generate<R: Rounds, K: Kernel>(state: &mut State<Legacy>, kernel: K, mut out: &mut [Block]) {
+    while !out.is_empty() {
+        if state.blocks_left() == 0 {
+            state.seek(0).expect("block 0 exists");
+        }
+        let n = state.blocks_left().min(out.len() as u128) as usize;
+        let (now, rest) = out.split_at_mut(n);
+        state.fill::<R, K>(kernel, now).expect("fits: n <= blocks_left");
+        out = rest;
+    }
+}
+
+impl<R: Rounds, K: Kernel + Default> ChaChaRng<R, K> {
+    /// The generator [`serialize_state`](Self::serialize_state) described. The word
+    /// position's bits above 68 are ignored.
+    pub fn deserialize_state(state: &SerializedRngState) -> Self {
+        Self::deserialize_state_with_kernel(state, K::default())
+    }
+}
+
+impl<R: Rounds, K: Kernel + Default> SeedableRng for ChaChaRng<R, K> {
+    type Seed = Seed;
+
+    fn from_seed(seed: Seed) -> Self {
+        Self::with_kernel(seed, K::default())
+    }
+}
+
+impl<R: Rounds, K: Kernel> TryRng for ChaChaRng<R, K> {
+    type Error = Infallible;
+
+    #[inline]
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.next_word())
+    }
+
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.next_pair())
+    }
+
+    #[inline]
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        self.fill(dst);
+        Ok(())
+    }
+}
+
+impl<R: Rounds, K: Kernel> TryCryptoRng for ChaChaRng<R, K> {}
+
+/// Equal when seed, stream and word position are: two generators that buffered
+/// different parts of one stream but stand at the same word are equal.
+impl<R: Rounds, K: Kernel> PartialEq for ChaChaRng<R, K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.get_seed() == other.get_seed()
+            && self.get_stream() == other.get_stream()
+            && self.get_word_pos() == other.get_word_pos()
+    }
+}
+
+impl<R: Rounds, K: Kernel> Eq for ChaChaRng<R, K> {}
+
+/// Rounds, kernel and position; never the seed or the buffered output.
+impl<R: Rounds, K: Kernel> fmt::Debug for ChaChaRng<R, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChaChaRng")
+            .field("rounds", &R::ROUNDS)
+            .field("kernel", &self.kernel)
+            .field("word_pos", &self.get_word_pos())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<R: Rounds, K: Kernel> Drop for ChaChaRng<R, K> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.state.zeroize();
+        self.buf.zeroize();
+        self.index.zeroize();
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<R: Rounds, K: Kernel> zeroize::ZeroizeOnDrop for ChaChaRng<R, K> {}
+
+#[cfg(feature = "serde")]
+mod abstract_state {
+    //! `rand_chacha`'s serde format: the abstract state `{seed, stream, word_pos}`.
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{ChaChaRng, Kernel, Rounds};
+
+    #[derive(Serialize, Deserialize)]
+    struct AbstractState {
+        seed: [u8; 32],
+        stream: u64,
+        word_pos: u128,
+    }
+
+    impl<R: Rounds, K: Kernel> Serialize for ChaChaRng<R, K> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            AbstractState { seed: self.get_seed(), stream: self.get_stream(), word_pos: self.get_word_pos() }
+                .serialize(s)
+        }
+    }
+
+    impl<'de, R: Rounds, K: Kernel + Default> Deserialize<'de> for ChaChaRng<R, K> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let a = AbstractState::deserialize(d)?;
+            let mut rng = Self::at_stream(&a.seed, a.stream, K::default());
+            rng.set_word_pos(a.word_pos);
+            Ok(rng)
+        }
+    }
+}
