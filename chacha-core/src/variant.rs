@@ -21,6 +21,9 @@ mod sealed {
 pub trait Variant: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'static {
     /// The nonce, as bytes.
     type Nonce: AsRef<[u8]> + AsMut<[u8]> + Copy + Default + Debug + Send + Sync + 'static;
+    /// The block counter as an integer of its own width: `u32` or `u64` (the published
+    /// `chacha20` crate's `Variant::Counter`).
+    type Counter: Copy + Debug + Default + Eq + Ord + Into<u64> + TryFrom<u64> + Send + Sync + 'static;
     /// State words that hold the block counter, starting at word 12: 1 or 2.
     const COUNTER_WORDS: usize;
     /// Nonce length in bytes: `4 * (4 - COUNTER_WORDS)`.
@@ -42,6 +45,7 @@ pub struct Legacy;
 impl sealed::Sealed for Ietf {}
 impl Variant for Ietf {
     type Nonce = [u8; 12];
+    type Counter = u32;
     const COUNTER_WORDS: usize = 1;
     const MAX_COUNTER: u64 = u32::MAX as u64;
 }
@@ -49,6 +53,7 @@ impl Variant for Ietf {
 impl sealed::Sealed for Legacy {}
 impl Variant for Legacy {
     type Nonce = [u8; 8];
+    type Counter = u64;
     const COUNTER_WORDS: usize = 2;
     const MAX_COUNTER: u64 = u64::MAX;
 }

@@ -65,7 +65,7 @@
 //! | `Clone`, `PartialEq`/`Eq` on (seed, stream, position) | yes |
 //! | `Debug` without the seed | yes (it shows rounds, kernel and position) |
 //! | `ZeroizeOnDrop` (feature `zeroize`) | yes, buffer included |
-//! | `ChaChaCore` (`rand_core::block::Generator`) | not here: `ChaChaRng` writes whole blocks into the caller's slice, which the `BlockRng` design cannot |
+//! | `ChaChaCore<R, V>` with `block::Generator`, `SeedableRng`, `get_block_pos`/`set_block_pos` (`V::Counter`) | [`ChaChaCore`] (what `rand`'s `ThreadRng` uses); its output is 16 blocks, not 4 (see its docs); it is not a `cipher` stream core here (the ciphers are `chacha20::ChaCha`) |
 //! | `serde` (`rand_chacha`'s feature) | feature `serde`: the abstract state `{seed, stream, word_pos}` in `rand_chacha`'s format |
 //!
 //! Deliberately different: `Debug` prints `ChaChaRng { rounds, kernel, word_pos, .. }`
@@ -73,10 +73,12 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+mod generator;
 mod rng;
 
 pub use chacha_backends::Backend;
-pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
+pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
+pub use generator::{CORE_BLOCKS, ChaChaCore};
 pub use rand_core;
 pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 

@@ -16,6 +16,8 @@ use chacha_backends::Backend;
 use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
 use rand_core::{Infallible, SeedableRng, TryCryptoRng, TryRng};
 
+use crate::generator::generate;
+
 /// A 32-byte RNG seed: the ChaCha key.
 pub type Seed = [u8; 32];
 
@@ -79,7 +81,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// Refills the whole buffer; the next word is its first.
     #[inline(never)]
     fn refill(&mut self) {
-        generate::<R, K>(&mut self.state, self.kernel, &mut self.buf);
+        generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf);
         self.index = 0;
     }
 
@@ -122,7 +124,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         }
         // 2. Whole blocks straight into `dest`, with the widest kernel.
         let (blocks, tail) = dest.as_chunks_mut::<BLOCK_LEN>();
-        generate::<R, K>(&mut self.state, self.kernel, blocks);
+        generate::<R, Legacy, K>(&mut self.state, self.kernel, blocks);
         // 3. The last partial block through the buffer.
         if !tail.is_empty() {
             self.refill();
@@ -150,7 +152,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         self.index = BUF_WORDS;
         if within != 0 {
             // Only the block the position is in: its first words are skipped.
-            generate::<R, K>(&mut self.state, self.kernel, &mut self.buf[BUF_BLOCKS - 1..]);
+            generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf[BUF_BLOCKS - 1..]);
             self.index = BUF_WORDS - BLOCK_WORDS + within;
         }
     }
@@ -207,21 +209,6 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         let mut rng = Self::at_stream(&seed, stream, kernel);
         rng.set_word_pos(u128::from_le_bytes(pos));
         rng
-    }
-}
-
-/// Writes the next `out.len()` keystream blocks of `state` into `out`, starting the stream
-/// again from block 0 where it ends.
-#[inline]
-fn generate<R: Rounds, K: Kernel>(state: &mut State<Legacy>, kernel: K, mut out: &mut [Block]) {
-    while !out.is_empty() {
-        if state.blocks_left() == 0 {
-            state.seek(0).expect("block 0 exists");
-        }
-        let n = state.blocks_left().min(out.len() as u128) as usize;
-        let (now, rest) = out.split_at_mut(n);
-        state.fill::<R, K>(kernel, now).expect("fits: n <= blocks_left");
-        out = rest;
     }
 }
 

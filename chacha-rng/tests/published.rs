@@ -175,3 +175,40 @@ fn seeding_helpers_agree() {
     fb.fill_bytes(&mut y);
     assert_eq!(x, y);
 }
+
+/// `ChaChaCore` under `rand_core`'s `BlockRng` (how `rand`'s `ThreadRng` uses it) gives
+/// the published crate's words, from any block position, across the 2^64 wrap.
+#[test]
+fn chacha_core_under_block_rng_matches_the_published_core() {
+    use chacha_rng::ChaChaCore;
+    use chacha_rng::Legacy;
+    use chacha_rng::rand_core::block::BlockRng;
+    use chacha20_published::variants::Legacy as TheirLegacy;
+    for backend in Backend::available() {
+        for start in [0u64, 1, 1000, u64::from(u32::MAX) - 5, u64::MAX - 20] {
+            let mut ours = ChaChaCore::<R12, Legacy>::with_kernel([0x42; 32], backend);
+            ours.set_block_pos(start);
+            assert_eq!(ours.get_block_pos(), start);
+            let mut theirs =
+                chacha20_published::ChaChaCore::<chacha20_published::R12, TheirLegacy>::from_seed([0x42; 32]);
+            theirs.set_block_pos(start);
+            let (mut a, mut b) = (BlockRng::new(ours), BlockRng::new(theirs));
+            for i in 0..2000 {
+                assert_eq!(a.next_word(), b.next_word(), "{} from block {start}, word {i}", backend.name());
+            }
+            let (mut x, mut y) = ([0u8; 777], [0u8; 777]);
+            a.fill_bytes(&mut x);
+            b.fill_bytes(&mut y);
+            assert_eq!(x, y);
+        }
+    }
+    // `try_from_rng`, as `ThreadRng` reseeds.
+    let mut src1 = ChaChaRng::<R20>::from_seed([7; 32]);
+    let mut src2 = ChaChaRng::<R20>::from_seed([7; 32]);
+    let ours = ChaChaCore::<R12, Legacy>::try_from_rng(&mut src1).unwrap();
+    let theirs =
+        chacha20_published::ChaChaCore::<chacha20_published::R12, TheirLegacy>::try_from_rng(&mut src2)
+            .unwrap();
+    let (mut a, mut b) = (BlockRng::new(ours), BlockRng::new(theirs));
+    assert_eq!(a.next_u64_from_u32(), b.next_u64_from_u32());
+}

@@ -67,6 +67,25 @@
 //! }
 //! ```
 //!
+//! ## The published crate's API, item by item
+//!
+//! Everything of `chacha20` 0.10.2's public API, and where it is here (this crate's version
+//! is in the 0.10 series so that `[patch.crates-io]` can put it under `rand` and
+//! `chacha20poly1305`; the workspace README's "Use it everywhere" shows how):
+//!
+//! | published 0.10.2 | here |
+//! |---|---|
+//! | `ChaCha20`, `ChaCha12`, `ChaCha8`, `Key`, `Nonce`, `KeyIvInit`, `cipher` | the same names; `KeyIvInit + StreamCipher + StreamCipherSeek` as there |
+//! | `ChaCha20Legacy`, `LegacyNonce` (`legacy`) | the same; plus `ChaCha12Legacy`, `ChaCha8Legacy` |
+//! | `XChaCha20`, `XChaCha12`, `XChaCha8`, `XNonce`, `hchacha` (`xchacha`) | the same; XChaCha also keeps going past 2^32 blocks (libsodium's stream) |
+//! | `R8`, `R12`, `R20`, `Rounds` | the same markers; `Rounds` has `DOUBLE_ROUNDS` and `ROUNDS` where the published one has `COUNT` (its `COUNT` held half the round count, a name this workspace avoids) |
+//! | `variants::{Ietf, Legacy, Variant}` | the same, with `Variant::Counter` (`u32` / `u64`) |
+//! | `ChaCha8Rng`, `ChaCha12Rng`, `ChaCha20Rng`, `Seed`, `SerializedRngState`, `rand_core` (`rng`) | the same API and output, from `chacha-rng` |
+//! | `ChaChaCore<R, V>` as `rand_core::block::Generator` + `SeedableRng`, `get_block_pos`/`set_block_pos` (`rng`) | `ChaChaCore` from `chacha-rng`: 16 blocks per `generate` instead of 4 (`rand` reads the size from the type) |
+//! | `ChaChaCore<R, V>`, `ChaCha20LegacyCore`, `XChaChaCore<R>` as `cipher` block-level cores (`StreamCipherCore`) under `StreamCipherCoreWrapper` | not here: the cipher types are [`ChaCha`] / [`XChaCha`] themselves, which XOR whole requests in one kernel call instead of block by block; nothing in `rand` or `chacha20poly1305` names the cores |
+//! | `zeroize` feature (`ZeroizeOnDrop`) | the same |
+//! | `--cfg chacha20_backend="soft|sse2|avx2|avx512"`, `--cfg chacha20_avx512` | `--cfg chacha_backend="…"` (see `chacha-backends`); AVX-512 needs no opt-in here |
+//!
 //! ## Features
 //!
 //! `cipher` (default): the stream ciphers; `legacy`: the 8-byte-nonce types; `xchacha`:
@@ -83,7 +102,6 @@ mod chacha;
 mod xchacha;
 
 pub use chacha_backends::{self as backends, Backend};
-#[cfg(feature = "cipher")]
 pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
@@ -97,7 +115,15 @@ pub use xchacha::{XChaCha, XNonce, hchacha};
 pub use zeroize;
 
 #[cfg(feature = "rng")]
-pub use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng, ChaChaRng, Seed, SerializedRngState, rand_core};
+#[doc(inline)]
+pub use chacha_rng::{
+    ChaCha8Rng, ChaCha12Rng, ChaCha20Rng, ChaChaCore, ChaChaRng, Seed, SerializedRngState, rand_core,
+};
+
+/// The counter/nonce layouts, where the published crate has them.
+pub mod variants {
+    pub use chacha_core::{Ietf, Legacy, Variant};
+}
 
 /// A 32-byte ChaCha key.
 #[cfg(feature = "cipher")]
