@@ -1,0 +1,643 @@
+//! `avx2`: AVX2 kernels for x86_64 (header written after the measurements).
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+cpufeatures::new!(cpuid_avx2, "avx2");
+
+/// Proof that this CPU has AVX2; only [`Avx2::detect`] creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// `Some` if this CPU (and the OS, for the `ymm` state) supports AVX2.
+    pub fn detect() -> Option<Self> {
+        cpuid_avx2::get().then_some(Avx2(()))
+    }
+}
+
+impl Kernel for Avx2 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        let dest = Dest { inp, out, whole: len / 64, tail: tail.as_mut_ptr() };
+        // SAFETY: an Avx2 exists only if detect() saw AVX2; `inp` and `out` are valid for
+        // `len` bytes (they come from one `InOutBuf`) and `tail` for 64.
+        unsafe { xor_avx2::<R, V>(state, dest, len) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        let dest = Dest {
+            inp: core::ptr::null(),
+            out: out.as_mut_ptr().cast(),
+            whole: out.len(),
+            tail: core::ptr::null_mut(),
+        };
+        // SAFETY: an Avx2 exists only if detect() saw AVX2; `out` is valid for all its
+        // blocks, and no block past them is emitted (so `tail` is never used).
+        unsafe { run::<R, V, false>(state, out.len(), dest) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: an Avx2 exists only if detect() saw AVX2.
+        unsafe { hchacha_avx2::<R>(key, input) }
+    }
+}
+
+/// Where a request's keystream goes: XORed from `inp` into `out`, or written raw to `out`.
+///
+/// Blocks `0..whole` are whole; block `whole`, if the request has it, is the partial last
+/// block, whose keystream goes to `tail`.
+#[derive(Clone, Copy)]
+struct Dest {
+    inp: *const u8,
+    out: *mut u8,
+    whole: usize,
+    tail: *mut u8,
+}
+
+/// Reads 32 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for reading 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load32(p: *const u8) -> __m256i {
+    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(p.cast()) }
+}
+
+/// Writes 32 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for writing 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store32(p: *mut u8, v: __m256i) {
+    // SAFETY: the caller's guarantee; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(p.cast(), v) }
+}
+
+/// Emits block `i` of the request, given as its two 32-byte halves.
+///
+/// # Safety
+/// `i <= d.whole`; `d.inp` (if `XOR`) and `d.out` are valid for `d.whole` blocks, and
+/// `d.tail` for 64 bytes if `i == d.whole`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
+    if i < d.whole {
+        let out = d.out.wrapping_add(64 * i);
+        let (lo, hi) = if XOR {
+            let inp = d.inp.wrapping_add(64 * i);
+            // SAFETY: block `i` is whole: 64 readable bytes at `inp`.
+            let a = unsafe { load32(inp) };
+            // SAFETY: as above.
+            let b = unsafe { load32(inp.wrapping_add(32)) };
+            (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
+        } else {
+            (lo, hi)
+        };
+        // SAFETY: block `i` is whole: 64 writable bytes at `out`.
+        unsafe { store32(out, lo) };
+        // SAFETY: as above.
+        unsafe { store32(out.wrapping_add(32), hi) };
+    } else {
+        // SAFETY: the partial block's keystream: `tail` has 64 writable bytes.
+        unsafe { store32(d.tail, lo) };
+        // SAFETY: as above.
+        unsafe { store32(d.tail.wrapping_add(32), hi) };
+    }
+}
+
+/// XORs `n < 64` bytes of `ks` into `inp`, writing `out`: in 32-, 16-, 8-, 4-, 2- and
+/// 1-byte pieces, so a short message costs a few loads, not a byte loop.
+///
+/// # Safety
+/// `inp` and `out` valid for `n` bytes (the same or not overlapping), `ks` for 64.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
+    let mut k = 0;
+    if n & 32 != 0 {
+        // SAFETY: bytes 0..32 are inside all three.
+        let a = unsafe { load32(inp) };
+        // SAFETY: as above.
+        let b = unsafe { load32(ks) };
+        let x = _mm256_xor_si256(a, b);
+        // SAFETY: as above.
+        unsafe { store32(out, x) };
+        k = 32;
+    }
+    macro_rules! piece {
+        ($t:ty) => {
+            if n & size_of::<$t>() != 0 {
+                // SAFETY: `k + size_of::<$t>() <= n`: the bytes are inside all three.
+                let a = unsafe { inp.wrapping_add(k).cast::<$t>().read_unaligned() };
+                // SAFETY: as above.
+                let b = unsafe { ks.wrapping_add(k).cast::<$t>().read_unaligned() };
+                // SAFETY: as above.
+                unsafe { out.wrapping_add(k).cast::<$t>().write_unaligned(a ^ b) };
+                k += size_of::<$t>();
+            }
+        };
+    }
+    piece!(u128);
+    piece!(u64);
+    piece!(u32);
+    piece!(u16);
+    piece!(u8);
+    let _ = k;
+}
+
+/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes.
+///
+/// # Safety
+/// As [`emit`], for every block of `len` bytes.
+#[target_feature(enable = "avx2")]
+unsafe fn xor_avx2<R: Rounds, V: Variant>(state: &State<V>, d: Dest, len: usize) {
+    // SAFETY: the caller's guarantee.
+    unsafe { run::<R, V, true>(state, len.div_ceil(64), d) };
+    let rem = len % 64;
+    if rem != 0 {
+        let at = 64 * d.whole;
+        // SAFETY: the last `rem` bytes of the buffers, and the 64 bytes of `tail`.
+        unsafe { xor_partial(d.inp.wrapping_add(at), d.out.wrapping_add(at), d.tail, rem) };
+    }
+}
+
+/// Picks the kernels for `blocks` blocks: 8 at a time, then the narrowest kernels that
+/// cover the rest.
+///
+/// # Safety
+/// As [`emit`], for blocks `0..blocks`.
+#[target_feature(enable = "avx2")]
+unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest) {
+    let w = state.words();
+    let mut counter = state.counter();
+    let masks = Masks::new();
+    let mut done = 0;
+    while blocks - done >= 8 {
+        // SAFETY: blocks done..done+8 are in the request.
+        unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    // The rest, fewer than 8 blocks: never more than one block computed and not used.
+    match blocks - done {
+        0 => {}
+        // SAFETY: in every arm, the kernels emit exactly the blocks `done..blocks`, all
+        // in the request.
+        1 => unsafe { k1::<R, V, XOR>(w, counter, d, done) },
+        // SAFETY: as above.
+        2 => unsafe { k2::<R, V, XOR>(w, counter, d, done, masks) },
+        // SAFETY: as above.
+        3 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 3, masks) },
+        // SAFETY: as above.
+        4 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) },
+        5 => {
+            // SAFETY: as above.
+            unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) };
+            // SAFETY: as above.
+            unsafe { k1::<R, V, XOR>(w, counter.wrapping_add(4), d, done + 4) };
+        }
+        6 => {
+            // SAFETY: as above.
+            unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) };
+            // SAFETY: as above.
+            unsafe { k2::<R, V, XOR>(w, counter.wrapping_add(4), d, done + 4, masks) };
+        }
+        // SAFETY: as above.
+        _ => unsafe { k8::<R, V, XOR>(w, counter, d, done, 7, masks) },
+    }
+}
+
+/// The `vpshufb` masks of the 16- and 8-bit rotates, per 32-bit lane.
+#[derive(Clone, Copy)]
+struct Masks {
+    r16: __m256i,
+    r8: __m256i,
+}
+
+const ROT16: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        m[i] = (i & !3) as u8 + ((i + 2) & 3) as u8;
+        i += 1;
+    }
+    m
+};
+
+const ROT8: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        m[i] = (i & !3) as u8 + ((i + 3) & 3) as u8;
+        i += 1;
+    }
+    m
+};
+
+impl Masks {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new() -> Self {
+        // Loaded through `black_box`, so LLVM cannot constant-fold the masks and rewrite
+        // the rotates (see the module header).
+        let r16 = core::hint::black_box(ROT16);
+        let r8 = core::hint::black_box(ROT8);
+        // SAFETY: 32 readable bytes each.
+        let r16 = unsafe { _mm256_loadu_si256(r16.as_ptr().cast()) };
+        // SAFETY: as above.
+        let r8 = unsafe { _mm256_loadu_si256(r8.as_ptr().cast()) };
+        Masks { r16, r8 }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// 8 blocks, word-sliced: `x[i]` holds word `i` of the 8 blocks, block `j` in lane `j`.
+
+macro_rules! rotl256 {
+    ($v:expr, 16, $m:expr) => {
+        _mm256_shuffle_epi8($v, $m.r16)
+    };
+    ($v:expr, 8, $m:expr) => {
+        _mm256_shuffle_epi8($v, $m.r8)
+    };
+    ($v:expr, $n:literal, $m:expr) => {{
+        let v = $v;
+        _mm256_or_si256(_mm256_slli_epi32(v, $n), _mm256_srli_epi32(v, 32 - $n))
+    }};
+}
+
+/// Two quarter rounds of the word-sliced state, step by step side by side.
+macro_rules! qr8x2 {
+    ($x:ident, $m:expr, [$a0:literal, $b0:literal, $c0:literal, $d0:literal], [$a1:literal, $b1:literal, $c1:literal, $d1:literal]) => {
+        $x[$a0] = _mm256_add_epi32($x[$a0], $x[$b0]);
+        $x[$a1] = _mm256_add_epi32($x[$a1], $x[$b1]);
+        $x[$d0] = rotl256!(_mm256_xor_si256($x[$d0], $x[$a0]), 16, $m);
+        $x[$d1] = rotl256!(_mm256_xor_si256($x[$d1], $x[$a1]), 16, $m);
+        $x[$c0] = _mm256_add_epi32($x[$c0], $x[$d0]);
+        $x[$c1] = _mm256_add_epi32($x[$c1], $x[$d1]);
+        $x[$b0] = rotl256!(_mm256_xor_si256($x[$b0], $x[$c0]), 12, $m);
+        $x[$b1] = rotl256!(_mm256_xor_si256($x[$b1], $x[$c1]), 12, $m);
+        $x[$a0] = _mm256_add_epi32($x[$a0], $x[$b0]);
+        $x[$a1] = _mm256_add_epi32($x[$a1], $x[$b1]);
+        $x[$d0] = rotl256!(_mm256_xor_si256($x[$d0], $x[$a0]), 8, $m);
+        $x[$d1] = rotl256!(_mm256_xor_si256($x[$d1], $x[$a1]), 8, $m);
+        $x[$c0] = _mm256_add_epi32($x[$c0], $x[$d0]);
+        $x[$c1] = _mm256_add_epi32($x[$c1], $x[$d1]);
+        $x[$b0] = rotl256!(_mm256_xor_si256($x[$b0], $x[$c0]), 7, $m);
+        $x[$b1] = rotl256!(_mm256_xor_si256($x[$b1], $x[$c1]), 7, $m);
+    };
+}
+
+/// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + n`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let mut x = [_mm256_setzero_si256(); 16];
+    for i in 0..16 {
+        x[i] = _mm256_set1_epi32(w[i] as i32);
+    }
+    let lo = _mm256_set1_epi32(counter as u32 as i32);
+    x[12] = _mm256_add_epi32(lo, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if V::COUNTER_WORDS == 2 {
+        // Carry into word 13 in the lanes where the low word wrapped (unsigned x12 < lo,
+        // as a signed compare with the sign bits flipped).
+        let flip = _mm256_set1_epi32(i32::MIN);
+        let wrapped = _mm256_cmpgt_epi32(_mm256_xor_si256(lo, flip), _mm256_xor_si256(x[12], flip));
+        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped);
+    }
+    let input = x;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
+        qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
+        qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
+        qr8x2!(x, m, [2, 7, 8, 13], [3, 4, 9, 14]);
+    }
+    for i in 0..16 {
+        x[i] = _mm256_add_epi32(x[i], input[i]);
+    }
+    // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane, then the
+    // lanes are paired up across the word groups.
+    //
+    //   x0 = [a0 a1 a2 a3 | a4 a5 a6 a7]   (word 0 of blocks 0..7; b, c, d: words 1, 2, 3)
+    //   unpacklo_epi32(a, b) = [a0 b0 a1 b1 | a4 b4 a5 b5]
+    //   unpackhi_epi32(a, b) = [a2 b2 a3 b3 | a6 b6 a7 b7]
+    //   unpacklo_epi64 of (a,b) and (c,d) lo = [a0 b0 c0 d0 | a4 b4 c4 d4]   words 0-3 of blocks 0 | 4
+    //   ... hi / lo / hi: blocks 1 | 5, 2 | 6, 3 | 7
+    //   permute2x128(words 0-3, words 4-7, 0x20) = block j bytes 0..32, 0x31: block j+4
+    let mut t = [_mm256_setzero_si256(); 16];
+    for g in 0..4 {
+        let (a, b, c, dd) = (x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
+        let ab_lo = _mm256_unpacklo_epi32(a, b);
+        let ab_hi = _mm256_unpackhi_epi32(a, b);
+        let cd_lo = _mm256_unpacklo_epi32(c, dd);
+        let cd_hi = _mm256_unpackhi_epi32(c, dd);
+        t[4 * g] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
+        t[4 * g + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
+        t[4 * g + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
+        t[4 * g + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+    }
+    for j in 0..4 {
+        if j < n {
+            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
+            let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x20);
+            // SAFETY: block base + j is in the request (j < n).
+            unsafe { emit::<XOR>(d, base + j, lo, hi) };
+        }
+    }
+    for j in 0..4 {
+        if j + 4 < n {
+            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
+            let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x31);
+            // SAFETY: block base + j + 4 is in the request (j + 4 < n).
+            unsafe { emit::<XOR>(d, base + j + 4, lo, hi) };
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 and 4 blocks, row layout: one `__m256i` per state row, block 2k in the low lane and
+// 2k+1 in the high lane.
+
+/// A quarter round on whole rows (four columns at once, in each 128-bit lane).
+macro_rules! qr_rows256 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 16, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 12, $m);
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 8, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 7, $m);
+    };
+}
+
+/// From columns to diagonals and back, leaving row b in place so that no shuffle sits on
+/// the critical chain (b is the last row a quarter round finishes and the first the next
+/// one needs):
+///
+/// ```text
+///   lane:        0   1   2   3
+///   a          a3  a0  a1  a2    (_MM_SHUFFLE(2,1,0,3) = 0x93: rotated right by one)
+///   b          b0  b1  b2  b3    (in place)
+///   c          c1  c2  c3  c0    (0x39: left by one)
+///   d          d2  d3  d0  d1    (0x4E: by two)
+/// ```
+///
+/// so lane `j` holds `a[j-1] b[j] c[j+1] d[j+2]`: the diagonal `(i, i+1, i+2, i+3)` for
+/// `i = j - 1`, which is what the diagonal round needs. `to_columns` undoes it.
+macro_rules! to_diagonals256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x93);
+        $c = _mm256_shuffle_epi32($c, 0x39);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+macro_rules! to_columns256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x39);
+        $c = _mm256_shuffle_epi32($c, 0x93);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+/// The four rows of two blocks (counter, counter + 1) of `w`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
+    let row = |i: usize| {
+        let r = _mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32);
+        _mm256_broadcastsi128_si256(r)
+    };
+    let mut d = [w[12], w[13], w[14], w[15]];
+    d[0] = counter as u32;
+    if V::COUNTER_WORDS == 2 {
+        d[1] = (counter >> 32) as u32;
+    }
+    let d = _mm256_broadcastsi128_si256(_mm_setr_epi32(d[0] as i32, d[1] as i32, d[2] as i32, d[3] as i32));
+    // The high lane's block is one further: a 64-bit add carries into word 13 for the
+    // 64-bit counter; a 32-bit add never touches the nonce.
+    let one = _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0);
+    let d = if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, one) } else { _mm256_add_epi32(d, one) };
+    [row(0), row(4), row(8), d]
+}
+
+/// Adds `n` to the block counter of both lanes of a row-layout `d` row.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
+    let n = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
+    if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, n) } else { _mm256_add_epi32(d, n) }
+}
+
+/// Emits the two blocks of a row-layout state (after the feed-forward), the high lane's
+/// block only if `both`.
+///
+/// # Safety
+/// As [`emit`], for block `base` (and `base + 1` if `both`).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both: bool) {
+    let lo = _mm256_permute2x128_si256(r[0], r[1], 0x20);
+    let hi = _mm256_permute2x128_si256(r[2], r[3], 0x20);
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+    if both {
+        let lo = _mm256_permute2x128_si256(r[0], r[1], 0x31);
+        let hi = _mm256_permute2x128_si256(r[2], r[3], 0x31);
+        // SAFETY: the caller's guarantee.
+        unsafe { emit::<XOR>(d, base + 1, lo, hi) };
+    }
+}
+
+/// Blocks `base`, `base + 1`: one chain of rows.
+///
+/// # Safety
+/// As [`emit`], for both blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k2<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let input = rows2::<V>(w, counter);
+    let [mut a, mut b, mut c, mut dd] = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a, b, c, dd, m);
+        to_diagonals256!(a, c, dd);
+        qr_rows256!(a, b, c, dd, m);
+        to_columns256!(a, c, dd);
+    }
+    let out = [
+        _mm256_add_epi32(a, input[0]),
+        _mm256_add_epi32(b, input[1]),
+        _mm256_add_epi32(c, input[2]),
+        _mm256_add_epi32(dd, input[3]),
+    ];
+    // SAFETY: the caller's guarantee.
+    unsafe { emit_rows::<XOR>(d, base, out, true) };
+}
+
+/// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
+///
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+    }
+    let o0 = [
+        _mm256_add_epi32(a0, i0[0]),
+        _mm256_add_epi32(b0, i0[1]),
+        _mm256_add_epi32(c0, i0[2]),
+        _mm256_add_epi32(d0, i0[3]),
+    ];
+    let o1 = [
+        _mm256_add_epi32(a1, i1[0]),
+        _mm256_add_epi32(b1, i1[1]),
+        _mm256_add_epi32(c1, i1[2]),
+        _mm256_add_epi32(d1, i1[3]),
+    ];
+    // SAFETY: the caller's guarantee (n is 3 or 4).
+    unsafe { emit_rows::<XOR>(d, base, o0, true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, o1, n == 4) };
+}
+
+// ---------------------------------------------------------------------------------------
+// 1 block.
+
+/// Block `base`.
+///
+/// # Safety
+/// As [`emit`], for that block.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
+    let mut x = *w;
+    x[12] = counter as u32;
+    if V::COUNTER_WORDS == 2 {
+        x[13] = (counter >> 32) as u32;
+    }
+    let (lo, hi) = block1_xmm::<R>(&x);
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+}
+
+macro_rules! rotl128 {
+    ($v:expr, 16, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.0)
+    };
+    ($v:expr, 8, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.1)
+    };
+    ($v:expr, $n:literal, $m:expr) => {{
+        let v = $v;
+        _mm_or_si128(_mm_slli_epi32(v, $n), _mm_srli_epi32(v, 32 - $n))
+    }};
+}
+
+macro_rules! qr_rows128 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 16, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 12, $m);
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 8, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 7, $m);
+    };
+}
+
+/// The rounds of one block in `__m128i` rows; returns the rows after the rounds.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds1_xmm<R: Rounds>(x: &[u32; 16]) -> [__m128i; 4] {
+    let m = Masks::new();
+    let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
+    let row = |i: usize| _mm_setr_epi32(x[i] as i32, x[i + 1] as i32, x[i + 2] as i32, x[i + 3] as i32);
+    let (mut a, mut b, mut c, mut d) = (row(0), row(4), row(8), row(12));
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows128!(a, b, c, d, m);
+        a = _mm_shuffle_epi32(a, 0x93);
+        c = _mm_shuffle_epi32(c, 0x39);
+        d = _mm_shuffle_epi32(d, 0x4E);
+        qr_rows128!(a, b, c, d, m);
+        a = _mm_shuffle_epi32(a, 0x39);
+        c = _mm_shuffle_epi32(c, 0x93);
+        d = _mm_shuffle_epi32(d, 0x4E);
+    }
+    [a, b, c, d]
+}
+
+/// One block's keystream from input words `x`, as its two 32-byte halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn block1_xmm<R: Rounds>(x: &[u32; 16]) -> (__m256i, __m256i) {
+    let r = rounds1_xmm::<R>(x);
+    let row = |i: usize| _mm_setr_epi32(x[i] as i32, x[i + 1] as i32, x[i + 2] as i32, x[i + 3] as i32);
+    let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], row(4 * i)));
+    (_mm256_set_m128i(r[1], r[0]), _mm256_set_m128i(r[3], r[2]))
+}
+
+#[target_feature(enable = "avx2")]
+fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let mut x = [0u32; 16];
+    x[..4].copy_from_slice(&CONSTANTS);
+    for (w, b) in x[4..].iter_mut().zip(key.chunks_exact(4).chain(input.chunks_exact(4))) {
+        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let r = rounds1_xmm::<R>(&x);
+    let words = _mm256_set_m128i(r[3], r[0]);
+    let mut out = [0u8; 32];
+    // SAFETY: `out` has 32 writable bytes.
+    unsafe { store32(out.as_mut_ptr(), words) };
+    out
+}
