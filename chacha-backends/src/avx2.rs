@@ -184,6 +184,13 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    while blocks - done >= 9 {
+        // SAFETY: blocks done..done+9 are in the request.
+        unsafe { k9::<R, V, XOR>(w, counter, d, done, masks) };
+        done += 9;
+        counter = counter.wrapping_add(9);
+    }
     while blocks - done >= 8 {
         // SAFETY: blocks done..done+8 are in the request.
         unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
@@ -279,6 +286,7 @@ macro_rules! rotl256 {
 }
 
 /// Two quarter rounds of the word-sliced state, step by step side by side.
+#[cfg(not(target_arch = "x86_64"))]
 macro_rules! qr8x2 {
     ($x:ident, $m:expr, [$a0:literal, $b0:literal, $c0:literal, $d0:literal], [$a1:literal, $b1:literal, $c1:literal, $d1:literal]) => {
         $x[$a0] = _mm256_add_epi32($x[$a0], $x[$b0]);
@@ -300,6 +308,731 @@ macro_rules! qr8x2 {
     };
 }
 
+/// The rounds of the word-sliced state, in intrinsics: the fallback for 32-bit x86 (8
+/// `ymm` registers, so it spills whatever the order).
+#[cfg(not(target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
+        qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
+        qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
+        qr8x2!(x, m, [2, 7, 8, 13], [3, 4, 9, 14]);
+    }
+}
+
+/// Two quarter rounds of the word-sliced state in `asm!`, side by side, on fixed
+/// registers: `t0`/`t1` are the shift temporaries of the first/second; the `vpshufb`
+/// masks are memory operands at `{s} + 128` (rotate by 16) and `{s} + 160` (by 8).
+#[cfg(target_arch = "x86_64")]
+macro_rules! qr8x2_asm {
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal) => {
+        concat!(
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [{s} + 128]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [{s} + 128]\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 12\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 12\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 20\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 20\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [{s} + 160]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [{s} + 160]\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 7\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 7\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 25\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 25\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+        )
+    };
+}
+
+/// The rounds of the word-sliced state, with OpenSSL's register plan: words 0–7 and
+/// 12–15 stay in `ymm0`–`ymm7` and `ymm12`–`ymm15`, two of the four `c` words (8–11) are
+/// in `ymm8`/`ymm9` and the other two in memory, `ymm10`/`ymm11` are the temporaries.
+///
+/// ```text
+///   column round: (0,4,8,12) (1,5,9,13)   | c8,c9 out, c10,c11 in |  (2,6,10,14) (3,7,11,15)
+///   diagonal:     (0,5,10,15) (1,6,11,12) | c10,c11 out, c8,c9 in |  (2,7,8,13) (3,4,9,14)
+/// ```
+///
+/// The pair of `c` words in registers is the same across each round boundary, so each
+/// round swaps two words once, in its middle; each word reloaded was stored half a round
+/// earlier, so the reload is off the critical chain. No other spill.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
+    /// `c` words 8–11 (those not in registers), then the rotate-by-16 and -by-8 masks.
+    #[repr(C, align(32))]
+    struct Scratch([__m256i; 6]);
+    let mut s = Scratch([x[8], x[9], x[10], x[11], m.r16, m.r8]);
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
+    // SAFETY: the asm reads and writes only the named registers, the flags and `s`
+    // (through `{s}`: 192 bytes, 32-aligned for `vmovdqa`).
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            qr8x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13"),
+            "vmovdqa ymmword ptr [{s}], ymm8",
+            "vmovdqa ymmword ptr [{s} + 32], ymm9",
+            "vmovdqa ymm8, ymmword ptr [{s} + 64]",
+            "vmovdqa ymm9, ymmword ptr [{s} + 96]",
+            qr8x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15"),
+            qr8x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12"),
+            "vmovdqa ymmword ptr [{s} + 64], ymm8",
+            "vmovdqa ymmword ptr [{s} + 96], ymm9",
+            "vmovdqa ymm8, ymmword ptr [{s}]",
+            "vmovdqa ymm9, ymmword ptr [{s} + 32]",
+            qr8x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14"),
+            "dec {n}",
+            "jnz 2b",
+            s = in(reg) &mut s,
+            n = inout(reg) R::DOUBLE_ROUNDS => _,
+            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+            options(nostack),
+        );
+    }
+    x[10] = s.0[2];
+    x[11] = s.0[3];
+}
+
+/// [`qr8x2_asm`] with two quarter rounds of one more block in general-purpose registers
+/// woven in, step by step (`rol` on 32-bit registers; the vector code leaves the integer
+/// ALUs idle).
+#[cfg(target_arch = "x86_64")]
+macro_rules! qr9x2_asm {
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal,
+     $sa0:literal, $sb0:literal, $sc0:literal, $sd0:literal, $sa1:literal, $sb1:literal, $sc1:literal, $sd1:literal) => {
+        concat!(
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "add ",
+            $sa0,
+            ", ",
+            $sb0,
+            "\n",
+            "add ",
+            $sa1,
+            ", ",
+            $sb1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "xor ",
+            $sd0,
+            ", ",
+            $sa0,
+            "\n",
+            "xor ",
+            $sd1,
+            ", ",
+            $sa1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [r15 + 128]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [r15 + 128]\n",
+            "rol ",
+            $sd0,
+            ", 16\n",
+            "rol ",
+            $sd1,
+            ", 16\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "add ",
+            $sc0,
+            ", ",
+            $sd0,
+            "\n",
+            "add ",
+            $sc1,
+            ", ",
+            $sd1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "xor ",
+            $sb0,
+            ", ",
+            $sc0,
+            "\n",
+            "xor ",
+            $sb1,
+            ", ",
+            $sc1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 12\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 12\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 20\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 20\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "rol ",
+            $sb0,
+            ", 12\n",
+            "rol ",
+            $sb1,
+            ", 12\n",
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "add ",
+            $sa0,
+            ", ",
+            $sb0,
+            "\n",
+            "add ",
+            $sa1,
+            ", ",
+            $sb1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "xor ",
+            $sd0,
+            ", ",
+            $sa0,
+            "\n",
+            "xor ",
+            $sd1,
+            ", ",
+            $sa1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [r15 + 160]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [r15 + 160]\n",
+            "rol ",
+            $sd0,
+            ", 8\n",
+            "rol ",
+            $sd1,
+            ", 8\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "add ",
+            $sc0,
+            ", ",
+            $sd0,
+            "\n",
+            "add ",
+            $sc1,
+            ", ",
+            $sd1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "xor ",
+            $sb0,
+            ", ",
+            $sc0,
+            "\n",
+            "xor ",
+            $sb1,
+            ", ",
+            $sc1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 7\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 7\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 25\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 25\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "rol ",
+            $sb0,
+            ", 7\n",
+            "rol ",
+            $sb1,
+            ", 7\n",
+        )
+    };
+}
+
+/// Scratch memory of the 9-block rounds: vector `c` words 8–11, the two `vpshufb` masks,
+/// the scalar block's 16 words, room for `rbx`/`rbp` and the loop counter.
+#[cfg(target_arch = "x86_64")]
+#[repr(C, align(32))]
+struct Scratch9 {
+    c: [__m256i; 4],
+    masks: [__m256i; 2],
+    w: [u32; 16],
+    saved: [u64; 2],
+    n: u64,
+}
+
+/// [`rounds8`] and, woven into it, the rounds of a ninth block in general-purpose
+/// registers (`s.w`): words 0–7 and 12–15 in `eax ebx ecx edx esi edi ebp r8d` and
+/// `r11d`–`r14d`, two `c` words in `r9d`/`r10d` and two in `s.w`, with the same swaps as
+/// the vector `c` words. `rbx` and `rbp` (which `asm!` cannot name as operands) are saved
+/// in `s.saved` and restored.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds9<R: Rounds>(x: &mut [__m256i; 16], s: &mut Scratch9) {
+    s.c = [x[8], x[9], x[10], x[11]];
+    s.n = R::DOUBLE_ROUNDS as u64;
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
+    // SAFETY: the asm reads and writes only the registers it names (saving and restoring
+    // rbx and rbp), the flags and `s` (through r15: `Scratch9`, 32-aligned for `vmovdqa`).
+    unsafe {
+        core::arch::asm!(
+            "mov qword ptr [r15 + 256], rbx",
+            "mov qword ptr [r15 + 264], rbp",
+            "mov eax, dword ptr [r15 + 192]",
+            "mov ebx, dword ptr [r15 + 196]",
+            "mov ecx, dword ptr [r15 + 200]",
+            "mov edx, dword ptr [r15 + 204]",
+            "mov esi, dword ptr [r15 + 208]",
+            "mov edi, dword ptr [r15 + 212]",
+            "mov ebp, dword ptr [r15 + 216]",
+            "mov r8d, dword ptr [r15 + 220]",
+            "mov r9d, dword ptr [r15 + 224]",
+            "mov r10d, dword ptr [r15 + 228]",
+            "mov r11d, dword ptr [r15 + 240]",
+            "mov r12d, dword ptr [r15 + 244]",
+            "mov r13d, dword ptr [r15 + 248]",
+            "mov r14d, dword ptr [r15 + 252]",
+            "2:",
+            qr9x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13",
+                       "eax", "esi", "r9d", "r11d", "ebx", "edi", "r10d", "r12d"),
+            "vmovdqa ymmword ptr [r15], ymm8",
+            "vmovdqa ymmword ptr [r15 + 32], ymm9",
+            "vmovdqa ymm8, ymmword ptr [r15 + 64]",
+            "vmovdqa ymm9, ymmword ptr [r15 + 96]",
+            "mov dword ptr [r15 + 224], r9d",
+            "mov dword ptr [r15 + 228], r10d",
+            "mov r9d, dword ptr [r15 + 232]",
+            "mov r10d, dword ptr [r15 + 236]",
+            qr9x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15",
+                       "ecx", "ebp", "r9d", "r13d", "edx", "r8d", "r10d", "r14d"),
+            qr9x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12",
+                       "eax", "edi", "r9d", "r14d", "ebx", "ebp", "r10d", "r11d"),
+            "vmovdqa ymmword ptr [r15 + 64], ymm8",
+            "vmovdqa ymmword ptr [r15 + 96], ymm9",
+            "vmovdqa ymm8, ymmword ptr [r15]",
+            "vmovdqa ymm9, ymmword ptr [r15 + 32]",
+            "mov dword ptr [r15 + 232], r9d",
+            "mov dword ptr [r15 + 236], r10d",
+            "mov r9d, dword ptr [r15 + 224]",
+            "mov r10d, dword ptr [r15 + 228]",
+            qr9x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14",
+                       "ecx", "r8d", "r9d", "r12d", "edx", "esi", "r10d", "r13d"),
+            "dec qword ptr [r15 + 272]",
+            "jnz 2b",
+            "mov dword ptr [r15 + 192], eax",
+            "mov dword ptr [r15 + 196], ebx",
+            "mov dword ptr [r15 + 200], ecx",
+            "mov dword ptr [r15 + 204], edx",
+            "mov dword ptr [r15 + 208], esi",
+            "mov dword ptr [r15 + 212], edi",
+            "mov dword ptr [r15 + 216], ebp",
+            "mov dword ptr [r15 + 220], r8d",
+            "mov dword ptr [r15 + 224], r9d",
+            "mov dword ptr [r15 + 228], r10d",
+            "mov dword ptr [r15 + 240], r11d",
+            "mov dword ptr [r15 + 244], r12d",
+            "mov dword ptr [r15 + 248], r13d",
+            "mov dword ptr [r15 + 252], r14d",
+            "mov rbx, qword ptr [r15 + 256]",
+            "mov rbp, qword ptr [r15 + 264]",
+            in("r15") &mut *s,
+            out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _, out("r14") _,
+            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+            options(nostack),
+        );
+    }
+    x[10] = s.c[2];
+    x[11] = s.c[3];
+}
+
+/// Blocks `base .. base + 9` from counter `counter`: 8 word-sliced in `ymm` registers and
+/// the ninth in general-purpose registers, in one loop.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + 9`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k9<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let mut x = words8::<V>(w, counter);
+    let input = x;
+    let mut ninth = *w;
+    let c9 = counter.wrapping_add(8);
+    ninth[12] = c9 as u32;
+    if V::COUNTER_WORDS == 2 {
+        ninth[13] = (c9 >> 32) as u32;
+    }
+    let mut s = Scratch9 { c: [x[8]; 4], masks: [m.r16, m.r8], w: ninth, saved: [0; 2], n: 0 };
+    rounds9::<R>(&mut x, &mut s);
+    for i in 0..16 {
+        x[i] = _mm256_add_epi32(x[i], input[i]);
+    }
+    // SAFETY: blocks base .. base + 8 are in the request.
+    unsafe { emit8::<XOR>(d, base, &x, 8) };
+    let mut out = s.w;
+    for i in 0..16 {
+        out[i] = out[i].wrapping_add(ninth[i]);
+    }
+    // SAFETY: `out` is 64 readable bytes.
+    let lo = unsafe { load32(out.as_ptr().cast()) };
+    // SAFETY: as above.
+    let hi = unsafe { load32(out.as_ptr().wrapping_add(8).cast()) };
+    // SAFETY: block base + 8 is in the request.
+    unsafe { emit::<XOR>(d, base + 8, lo, hi) };
+}
+
+/// The input words of 8 consecutive blocks, word-sliced.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
+    let mut x = [_mm256_setzero_si256(); 16];
+    for i in 0..16 {
+        x[i] = _mm256_set1_epi32(w[i] as i32);
+    }
+    let lo = _mm256_set1_epi32(counter as u32 as i32);
+    x[12] = _mm256_add_epi32(lo, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if V::COUNTER_WORDS == 2 {
+        // Carry into word 13 in the lanes where the low word wrapped (unsigned x12 < lo,
+        // as a signed compare with the sign bits flipped).
+        let flip = _mm256_set1_epi32(i32::MIN);
+        let wrapped = _mm256_cmpgt_epi32(_mm256_xor_si256(lo, flip), _mm256_xor_si256(x[12], flip));
+        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped);
+    }
+    x
+}
+
 /// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
 ///
 /// # Safety
@@ -314,29 +1047,24 @@ unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
     n: usize,
     m: Masks,
 ) {
-    let mut x = [_mm256_setzero_si256(); 16];
-    for i in 0..16 {
-        x[i] = _mm256_set1_epi32(w[i] as i32);
-    }
-    let lo = _mm256_set1_epi32(counter as u32 as i32);
-    x[12] = _mm256_add_epi32(lo, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    if V::COUNTER_WORDS == 2 {
-        // Carry into word 13 in the lanes where the low word wrapped (unsigned x12 < lo,
-        // as a signed compare with the sign bits flipped).
-        let flip = _mm256_set1_epi32(i32::MIN);
-        let wrapped = _mm256_cmpgt_epi32(_mm256_xor_si256(lo, flip), _mm256_xor_si256(x[12], flip));
-        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped);
-    }
+    let mut x = words8::<V>(w, counter);
     let input = x;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
-        qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
-        qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
-        qr8x2!(x, m, [2, 7, 8, 13], [3, 4, 9, 14]);
-    }
+    rounds8::<R>(&mut x, m);
     for i in 0..16 {
         x[i] = _mm256_add_epi32(x[i], input[i]);
     }
+    // SAFETY: the caller's guarantee.
+    unsafe { emit8::<XOR>(d, base, &x, n) };
+}
+
+/// Emits blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
+/// feed-forward.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + n`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit8<const XOR: bool>(d: Dest, base: usize, x: &[__m256i; 16], n: usize) {
     // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane, then the
     // lanes are paired up across the word groups.
     //
