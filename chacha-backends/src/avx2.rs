@@ -209,18 +209,10 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
         3 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 3, masks) },
         // SAFETY: as above.
         4 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) },
-        5 => {
-            // SAFETY: as above.
-            unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) };
-            // SAFETY: as above.
-            unsafe { k1::<R, V, XOR>(w, counter.wrapping_add(4), d, done + 4) };
-        }
-        6 => {
-            // SAFETY: as above.
-            unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) };
-            // SAFETY: as above.
-            unsafe { k2::<R, V, XOR>(w, counter.wrapping_add(4), d, done + 4, masks) };
-        }
+        // SAFETY: as above.
+        5 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 5, masks) },
+        // SAFETY: as above.
+        6 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 6, masks) },
         // SAFETY: as above.
         _ => unsafe { k8::<R, V, XOR>(w, counter, d, done, 7, masks) },
     }
@@ -1276,6 +1268,51 @@ unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { emit_rows::<XOR>(d, base, o0, true) };
     // SAFETY: as above.
     unsafe { emit_rows::<XOR>(d, base + 2, o1, n == 4) };
+}
+
+/// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
+///
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let i2 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 4)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    let [mut a2, mut b2, mut c2, mut d2] = i2;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        to_diagonals256!(a2, c2, d2);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+        to_columns256!(a2, c2, d2);
+    }
+    let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
+        core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
+    };
+    // SAFETY: the caller's guarantee (n is 5 or 6).
+    unsafe { emit_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6) };
 }
 
 // ---------------------------------------------------------------------------------------
