@@ -1,4 +1,64 @@
-//! `avx2`: AVX2 kernels for x86_64 (header written after the measurements).
+//! `avx2`: AVX2 kernels (x86_64; x86 with intrinsics-only rounds), 1 to 9 blocks per step.
+//!
+//! # Kernels and widths
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 9 | `k9`: 8 word-sliced blocks in `ymm` + 1 block in general-purpose registers, one loop (x86_64) | `x[i]` = word `i` of 8 blocks |
+//! | 8 (and 7, one block wasted) | `k8`: the 8 word-sliced blocks alone | same |
+//! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
+//! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
+//! | 2 | `k2`: one chain of rows | same |
+//! | 1 | `k1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)) | one row per `__m128i` |
+//!
+//! A request never computes more than one block it does not use. Whole blocks are XORed
+//! from input to output straight out of registers (load, XOR, store); a partial last
+//! block's keystream goes to `tail` and its bytes are XORed from there in 32/16/8/4/2/1-byte
+//! pieces. `fill` uses the same kernels, storing raw keystream.
+//!
+//! # The wide loop
+//!
+//! 16 `ymm` registers cannot hold 16 state words, the two `vpshufb` masks and the shift
+//! temporaries, and LLVM's allocator (with the kernel in intrinsics) spilled and reloaded
+//! state words on the critical chains: 150 instructions per double round, 22 of them
+//! moves. So the double rounds of `rounds8`/`rounds9` are `asm!` with OpenSSL's register
+//! plan: 12 words in registers, two of the four `c` words in registers and two in memory,
+//! swapped once in the middle of each round (the pair in registers is the same across each
+//! round boundary; each reload reads a word stored half a round earlier, off the chain), the
+//! masks as memory operands of `vpshufb` (so LLVM cannot constant-fold them into
+//! `vpshuflw`/`vpshufhw` pairs: see PERF-NOTES), two temporaries for the 12- and 7-bit
+//! shift rotates. `rounds9` weaves a ninth block's quarter rounds, in 14 general-purpose
+//! registers with the same `c` swap, into the vector code step by step: the integer ALUs are
+//! idle otherwise, and `asm!` keeps LLVM's SLP vectorizer from turning it back into `xmm`
+//! code. Disassembly of the `k9` loop: 242 instructions per double round (136 vector: 32
+//! `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 moves; 104 scalar: 32
+//! `add`, 32 `xor`, 32 `rol`, 8 moves; 2 loop), i.e. 2,418 vector and 1,849 scalar
+//! instructions per KiB of keystream in the rounds.
+//!
+//! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
+//! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
+//! quarter round finishes and the first the next needs, so no shuffle sits on the chain.
+//!
+//! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz; ticks are TSC ticks;
+//! min of 100–300 interleaved batches, same process as the peers)
+//!
+//! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
+//!   OpenSSL's AVX2 path 0.83 (0.81×). Rejected for the `asm!` rounds.
+//! - 8 blocks, `asm!` rounds: 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84 vs
+//!   0.84 (1.00×).
+//! - 8 + 1 block in general-purpose registers (kept): 16 KiB 0.84–0.91 vs 0.88–0.92
+//!   (1.02–1.05×), 1 MiB 0.805 vs 0.83–0.84 (1.03–1.05×). On Zen 4 PERF-NOTES measured the
+//!   same idea at 0.80 → 0.75 c/B: the vector loop there is latency-bound (2-cycle
+//!   `vpshufb`), so the integer block is nearly free.
+//! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
+//!   fresh 16 B 280–300 ticks and 64 B 278–298 against 257–266 and 245 for `__m128i`
+//!   rows (about 16 cycles per round instead of 12). Rejected. On Zen 4 the `__m128i`
+//!   floor is ≈ 226 ticks (2-cycle rotates); a scalar block that reached 12 cycles per
+//!   round would be ≈ 170 there, so this is the place to look again on that CPU.
+//! - 5 / 6 blocks as 4 + 1 / 4 + 2 (two dependent chains): 563 / 569 ticks fresh, against
+//!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
+//!   wasted costs about one chain (332 ticks, 2 blocks 268, 1 block 265); 7 blocks: `k8`
+//!   with one wasted (474–525 ticks) beats 6 + 1.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
