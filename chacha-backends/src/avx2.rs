@@ -309,14 +309,23 @@ impl Masks {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn new() -> Self {
-        // Loaded through `black_box`, so LLVM cannot constant-fold the masks and rewrite
-        // the rotates (see the module header).
-        let r16 = core::hint::black_box(ROT16);
-        let r8 = core::hint::black_box(ROT8);
         // SAFETY: 32 readable bytes each.
-        let r16 = unsafe { _mm256_loadu_si256(r16.as_ptr().cast()) };
+        let mut r16 = unsafe { load32(ROT16.as_ptr()) };
         // SAFETY: as above.
-        let r8 = unsafe { _mm256_loadu_si256(r8.as_ptr().cast()) };
+        let mut r8 = unsafe { load32(ROT8.as_ptr()) };
+        // An empty `asm!` that LLVM must assume changes the registers: it cannot see the
+        // masks' values afterwards, so it cannot constant-fold them and rewrite the rotates
+        // (see the module header); costs nothing but the two loads.
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the asm is empty.
+        unsafe {
+            core::arch::asm!("/* {0} {1} */", inout(ymm_reg) r16, inout(ymm_reg) r8, options(pure, nomem, nostack, preserves_flags));
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            r16 = core::hint::black_box(r16);
+            r8 = core::hint::black_box(r8);
+        }
         Masks { r16, r8 }
     }
 }
