@@ -134,6 +134,17 @@ unsafe fn load32(p: *const u8) -> __m256i {
     unsafe { _mm256_loadu_si256(p.cast()) }
 }
 
+/// Reads 16 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for reading 16 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load16(p: *const u8) -> __m128i {
+    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
 /// Writes 32 bytes at `p`.
 ///
 /// # Safety
@@ -1394,12 +1405,14 @@ unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
-    let mut x = *w;
-    x[12] = counter as u32;
-    if V::COUNTER_WORDS == 2 {
-        x[13] = (counter >> 32) as u32;
-    }
-    let (lo, hi) = block1_xmm::<R>(&x);
+    // The rows straight from the state, the counter put in with a register insert: a
+    // 16-byte load of words just written one by one (a copy with the counter stored into
+    // it) cannot be store-forwarded and stalls the whole chain.
+    // SAFETY: `w` has 64 readable bytes.
+    let [a, b, c, dd] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let dd = _mm_insert_epi32(dd, counter as u32 as i32, 0);
+    let dd = if V::COUNTER_WORDS == 2 { _mm_insert_epi32(dd, (counter >> 32) as u32 as i32, 1) } else { dd };
+    let (lo, hi) = block1_xmm::<R>([a, b, c, dd]);
     // SAFETY: the caller's guarantee.
     unsafe { emit::<XOR>(d, base, lo, hi) };
 }
@@ -1433,11 +1446,10 @@ macro_rules! qr_rows128 {
 /// The rounds of one block in `__m128i` rows; returns the rows after the rounds.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rounds1_xmm<R: Rounds>(x: &[u32; 16]) -> [__m128i; 4] {
+fn rounds1_xmm<R: Rounds>(rows: [__m128i; 4]) -> [__m128i; 4] {
     let m = Masks::new();
     let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
-    let row = |i: usize| _mm_setr_epi32(x[i] as i32, x[i + 1] as i32, x[i + 2] as i32, x[i + 3] as i32);
-    let (mut a, mut b, mut c, mut d) = (row(0), row(4), row(8), row(12));
+    let [mut a, mut b, mut c, mut d] = rows;
     for _ in 0..R::DOUBLE_ROUNDS {
         qr_rows128!(a, b, c, d, m);
         a = _mm_shuffle_epi32(a, 0x93);
@@ -1454,21 +1466,24 @@ fn rounds1_xmm<R: Rounds>(x: &[u32; 16]) -> [__m128i; 4] {
 /// One block's keystream from input words `x`, as its two 32-byte halves.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn block1_xmm<R: Rounds>(x: &[u32; 16]) -> (__m256i, __m256i) {
-    let r = rounds1_xmm::<R>(x);
-    let row = |i: usize| _mm_setr_epi32(x[i] as i32, x[i + 1] as i32, x[i + 2] as i32, x[i + 3] as i32);
-    let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], row(4 * i)));
+fn block1_xmm<R: Rounds>(rows: [__m128i; 4]) -> (__m256i, __m256i) {
+    let r = rounds1_xmm::<R>(rows);
+    let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], rows[i]));
     (_mm256_set_m128i(r[1], r[0]), _mm256_set_m128i(r[3], r[2]))
 }
 
 #[target_feature(enable = "avx2")]
 fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-    let mut x = [0u32; 16];
-    x[..4].copy_from_slice(&CONSTANTS);
-    for (w, b) in x[4..].iter_mut().zip(key.chunks_exact(4).chain(input.chunks_exact(4))) {
-        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-    }
-    let r = rounds1_xmm::<R>(&x);
+    // Little-endian bytes are the words on x86: the rows load straight from the inputs.
+    let a =
+        _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
+    // SAFETY: `key` has 32 readable bytes.
+    let b = unsafe { load16(key.as_ptr()) };
+    // SAFETY: as above.
+    let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
+    // SAFETY: `input` has 16 readable bytes.
+    let d = unsafe { load16(input.as_ptr()) };
+    let r = rounds1_xmm::<R>([a, b, c, d]);
     let words = _mm256_set_m128i(r[3], r[0]);
     let mut out = [0u8; 32];
     // SAFETY: `out` has 32 writable bytes.
