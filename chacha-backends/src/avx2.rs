@@ -39,26 +39,35 @@
 //! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
 //! quarter round finishes and the first the next needs, so no shuffle sits on the chain.
 //!
-//! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz; ticks are TSC ticks;
-//! min of 100–300 interleaved batches, same process as the peers)
+//! The intrinsics kernels (rows, and the x86 fallback of the wide rounds) take the masks
+//! from `Masks::new`, which hides them from constant folding behind an empty `asm!` (no
+//! store and reload, unlike `black_box`): the disassembly has one `vpshufb` per 16- and
+//! 8-bit rotate and no `vpshuflw`/`vpshufhw` (the published crate's AVX2 code has 144).
+//!
+//! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz, core ≈ 1.315 × TSC by a
+//! dependent `add` chain; TSC ticks; min of 60–300 interleaved batches in one process with
+//! the peers, OpenSSL on its AVX2 path via `OPENSSL_ia32cap=':~0x80010000'`)
 //!
 //! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
-//!   OpenSSL's AVX2 path 0.83 (0.81×). Rejected for the `asm!` rounds.
+//!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
 //! - 8 blocks, `asm!` rounds: 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84 vs
 //!   0.84 (1.00×).
-//! - 8 + 1 block in general-purpose registers (kept): 16 KiB 0.84–0.91 vs 0.88–0.92
-//!   (1.02–1.05×), 1 MiB 0.805 vs 0.83–0.84 (1.03–1.05×). On Zen 4 PERF-NOTES measured the
-//!   same idea at 0.80 → 0.75 c/B: the vector loop there is latency-bound (2-cycle
-//!   `vpshufb`), so the integer block is nearly free.
+//! - 8 + 1 block in general-purpose registers (kept): 16 KiB 1.04–1.05× OpenSSL (e.g. 0.812
+//!   vs 0.851), 1 MiB 1.04–1.09× (0.793 vs 0.841); 1.5× the published crate. On Zen 4
+//!   PERF-NOTES measured the same idea at 0.80 → 0.75 c/B: the vector loop there is
+//!   latency-bound (2-cycle `vpshufb`), so the integer block is nearly free.
+//! - `rorx` instead of `rol` in the ninth block, and the transpose/XOR as a macro instead
+//!   of an out-of-line function: no difference (ratio to OpenSSL 0.955 either way).
+//!   Rejected (`rorx` would need BMI2 detection).
 //! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
-//!   fresh 16 B 280–300 ticks and 64 B 278–298 against 257–266 and 245 for `__m128i`
-//!   rows (about 16 cycles per round instead of 12). Rejected. On Zen 4 the `__m128i`
-//!   floor is ≈ 226 ticks (2-cycle rotates); a scalar block that reached 12 cycles per
-//!   round would be ≈ 170 there, so this is the place to look again on that CPU.
+//!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
+//!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
+//!   Zen 4 the `__m128i` chain is 16 cycles per round (2-cycle rotates, ≈ 226 ticks for
+//!   ChaCha20), so that CPU is where a scalar single block should be measured again.
 //! - 5 / 6 blocks as 4 + 1 / 4 + 2 (two dependent chains): 563 / 569 ticks fresh, against
 //!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
-//!   wasted costs about one chain (332 ticks, 2 blocks 268, 1 block 265); 7 blocks: `k8`
-//!   with one wasted (474–525 ticks) beats 6 + 1.
+//!   wasted costs about one chain (332 ticks; 2 blocks 268, 1 block 250–265); 7 blocks:
+//!   `k8` with one wasted (474–525 ticks) beats 6 + 1.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
