@@ -42,7 +42,7 @@
 //! The intrinsics kernels (rows, and the x86 fallback of the wide rounds) take the masks
 //! from `Masks::new`, which hides them from constant folding behind an empty `asm!` (no
 //! store and reload, unlike `black_box`): the disassembly has one `vpshufb` per 16- and
-//! 8-bit rotate and no `vpshuflw`/`vpshufhw` (the published crate's AVX2 code has 144).
+//! 8-bit rotate and no `vpshuflw`/`vpshufhw` (the published crate's AVX2 functions in the same bench binary have 144).
 //!
 //! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz, core ≈ 1.315 × TSC by a
 //! dependent `add` chain; TSC ticks; min of 60–300 interleaved batches in one process with
