@@ -1,0 +1,1501 @@
+//! `avx2`: AVX2 kernels (x86_64; x86 with intrinsics-only rounds), 1 to 9 blocks per step.
+//!
+//! # Kernels and widths
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 9 | `k9`: 8 word-sliced blocks in `ymm` + 1 block in general-purpose registers, one loop (x86_64) | `x[i]` = word `i` of 8 blocks |
+//! | 8 (and 7, one block wasted) | `k8`: the 8 word-sliced blocks alone | same |
+//! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
+//! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
+//! | 2 | `k2`: one chain of rows | same |
+//! | 1 | `k1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)) | one row per `__m128i` |
+//!
+//! A request never computes more than one block it does not use. Whole blocks are XORed
+//! from input to output straight out of registers (load, XOR, store); a partial last
+//! block's keystream goes to `tail` and its bytes are XORed from there in 32/16/8/4/2/1-byte
+//! pieces. `fill` uses the same kernels, storing raw keystream.
+//!
+//! # The wide loop
+//!
+//! 16 `ymm` registers cannot hold 16 state words, the two `vpshufb` masks and the shift
+//! temporaries, and LLVM's allocator (with the kernel in intrinsics) spilled and reloaded
+//! state words on the critical chains: 150 instructions per double round, 22 of them
+//! moves. So the double rounds of `rounds8`/`rounds9` are `asm!` with OpenSSL's register
+//! plan: 12 words in registers, two of the four `c` words in registers and two in memory,
+//! swapped once in the middle of each round (the pair in registers is the same across each
+//! round boundary; each reload reads a word stored half a round earlier, off the chain), the
+//! masks as memory operands of `vpshufb` (so LLVM cannot constant-fold them into
+//! `vpshuflw`/`vpshufhw` pairs: see PERF-NOTES), two temporaries for the 12- and 7-bit
+//! shift rotates. `rounds9` weaves a ninth block's quarter rounds, in 14 general-purpose
+//! registers with the same `c` swap, into the vector code step by step: the integer ALUs are
+//! idle otherwise, and `asm!` keeps LLVM's SLP vectorizer from turning it back into `xmm`
+//! code. Disassembly of the `k9` loop: 242 instructions per double round (136 vector: 32
+//! `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 moves; 104 scalar: 32
+//! `add`, 32 `xor`, 32 `rol`, 8 moves; 2 loop), i.e. 2,418 vector and 1,849 scalar
+//! instructions per KiB of keystream in the rounds.
+//!
+//! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
+//! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
+//! quarter round finishes and the first the next needs, so no shuffle sits on the chain.
+//!
+//! The intrinsics kernels (rows, and the x86 fallback of the wide rounds) take the masks
+//! from `Masks::new`, which hides them from constant folding behind an empty `asm!` (no
+//! store and reload, unlike `black_box`): the disassembly has one `vpshufb` per 16- and
+//! 8-bit rotate and no `vpshuflw`/`vpshufhw` (the published crate's AVX2 functions in the same bench binary have 144).
+//!
+//! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz, core ≈ 1.315 × TSC by a
+//! dependent `add` chain; TSC ticks; min of 60–300 interleaved batches in one process with
+//! the peers, OpenSSL on its AVX2 path via `OPENSSL_ia32cap=':~0x80010000'`)
+//!
+//! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
+//!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
+//! - 8 blocks, `asm!` rounds: 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84 vs
+//!   0.84 (1.00×).
+//! - 8 + 1 block in general-purpose registers (kept): 16 KiB 1.04–1.05× OpenSSL (e.g. 0.812
+//!   vs 0.851), 1 MiB 1.04–1.09× (0.793 vs 0.841); 1.5× the published crate. On Zen 4
+//!   PERF-NOTES measured the same idea at 0.80 → 0.75 c/B: the vector loop there is
+//!   latency-bound (2-cycle `vpshufb`), so the integer block is nearly free.
+//! - `rorx` instead of `rol` in the ninth block, and the transpose/XOR as a macro instead
+//!   of an out-of-line function: no difference (ratio to OpenSSL 0.955 either way).
+//!   Rejected (`rorx` would need BMI2 detection).
+//! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
+//!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
+//!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
+//!   Zen 4 the `__m128i` chain is 16 cycles per round (2-cycle rotates, ≈ 226 ticks for
+//!   ChaCha20), so that CPU is where a scalar single block should be measured again.
+//! - 5 / 6 blocks as 4 + 1 / 4 + 2 (two dependent chains): 563 / 569 ticks fresh, against
+//!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
+//!   wasted costs about one chain (332 ticks; 2 blocks 268, 1 block 250–265); 7 blocks:
+//!   `k8` with one wasted (474–525 ticks) beats 6 + 1.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+cpufeatures::new!(cpuid_avx2, "avx2");
+
+/// Proof that this CPU has AVX2; only [`Avx2::detect`] creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// `Some` if this CPU (and the OS, for the `ymm` state) supports AVX2.
+    pub fn detect() -> Option<Self> {
+        cpuid_avx2::get().then_some(Avx2(()))
+    }
+}
+
+impl Kernel for Avx2 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        let dest = Dest { inp, out, whole: len / 64, tail: tail.as_mut_ptr() };
+        // SAFETY: an Avx2 exists only if detect() saw AVX2; `inp` and `out` are valid for
+        // `len` bytes (they come from one `InOutBuf`) and `tail` for 64.
+        unsafe { xor_avx2::<R, V>(state, dest, len) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        let dest = Dest {
+            inp: core::ptr::null(),
+            out: out.as_mut_ptr().cast(),
+            whole: out.len(),
+            tail: core::ptr::null_mut(),
+        };
+        // SAFETY: an Avx2 exists only if detect() saw AVX2; `out` is valid for all its
+        // blocks, and no block past them is emitted (so `tail` is never used).
+        unsafe { run::<R, V, false>(state, out.len(), dest) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: an Avx2 exists only if detect() saw AVX2.
+        unsafe { hchacha_avx2::<R>(key, input) }
+    }
+}
+
+/// Where a request's keystream goes: XORed from `inp` into `out`, or written raw to `out`.
+///
+/// Blocks `0..whole` are whole; block `whole`, if the request has it, is the partial last
+/// block, whose keystream goes to `tail`.
+#[derive(Clone, Copy)]
+struct Dest {
+    inp: *const u8,
+    out: *mut u8,
+    whole: usize,
+    tail: *mut u8,
+}
+
+/// Reads 32 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for reading 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load32(p: *const u8) -> __m256i {
+    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(p.cast()) }
+}
+
+/// Reads 16 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for reading 16 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load16(p: *const u8) -> __m128i {
+    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
+/// Writes 32 bytes at `p`.
+///
+/// # Safety
+/// `p` is valid for writing 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store32(p: *mut u8, v: __m256i) {
+    // SAFETY: the caller's guarantee; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(p.cast(), v) }
+}
+
+/// Emits block `i` of the request, given as its two 32-byte halves.
+///
+/// # Safety
+/// `i <= d.whole`; `d.inp` (if `XOR`) and `d.out` are valid for `d.whole` blocks, and
+/// `d.tail` for 64 bytes if `i == d.whole`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
+    if i < d.whole {
+        let out = d.out.wrapping_add(64 * i);
+        let (lo, hi) = if XOR {
+            let inp = d.inp.wrapping_add(64 * i);
+            // SAFETY: block `i` is whole: 64 readable bytes at `inp`.
+            let a = unsafe { load32(inp) };
+            // SAFETY: as above.
+            let b = unsafe { load32(inp.wrapping_add(32)) };
+            (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
+        } else {
+            (lo, hi)
+        };
+        // SAFETY: block `i` is whole: 64 writable bytes at `out`.
+        unsafe { store32(out, lo) };
+        // SAFETY: as above.
+        unsafe { store32(out.wrapping_add(32), hi) };
+    } else {
+        // SAFETY: the partial block's keystream: `tail` has 64 writable bytes.
+        unsafe { store32(d.tail, lo) };
+        // SAFETY: as above.
+        unsafe { store32(d.tail.wrapping_add(32), hi) };
+    }
+}
+
+/// XORs `n < 64` bytes of `ks` into `inp`, writing `out`: in 32-, 16-, 8-, 4-, 2- and
+/// 1-byte pieces, so a short message costs a few loads, not a byte loop.
+///
+/// # Safety
+/// `inp` and `out` valid for `n` bytes (the same or not overlapping), `ks` for 64.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
+    let mut k = 0;
+    if n & 32 != 0 {
+        // SAFETY: bytes 0..32 are inside all three.
+        let a = unsafe { load32(inp) };
+        // SAFETY: as above.
+        let b = unsafe { load32(ks) };
+        let x = _mm256_xor_si256(a, b);
+        // SAFETY: as above.
+        unsafe { store32(out, x) };
+        k = 32;
+    }
+    macro_rules! piece {
+        ($t:ty) => {
+            if n & size_of::<$t>() != 0 {
+                // SAFETY: `k + size_of::<$t>() <= n`: the bytes are inside all three.
+                let a = unsafe { inp.wrapping_add(k).cast::<$t>().read_unaligned() };
+                // SAFETY: as above.
+                let b = unsafe { ks.wrapping_add(k).cast::<$t>().read_unaligned() };
+                // SAFETY: as above.
+                unsafe { out.wrapping_add(k).cast::<$t>().write_unaligned(a ^ b) };
+                k += size_of::<$t>();
+            }
+        };
+    }
+    piece!(u128);
+    piece!(u64);
+    piece!(u32);
+    piece!(u16);
+    piece!(u8);
+    let _ = k;
+}
+
+/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes.
+///
+/// # Safety
+/// As [`emit`], for every block of `len` bytes.
+#[target_feature(enable = "avx2")]
+unsafe fn xor_avx2<R: Rounds, V: Variant>(state: &State<V>, d: Dest, len: usize) {
+    // SAFETY: the caller's guarantee.
+    unsafe { run::<R, V, true>(state, len.div_ceil(64), d) };
+    let rem = len % 64;
+    if rem != 0 {
+        let at = 64 * d.whole;
+        // SAFETY: the last `rem` bytes of the buffers, and the 64 bytes of `tail`.
+        unsafe { xor_partial(d.inp.wrapping_add(at), d.out.wrapping_add(at), d.tail, rem) };
+    }
+}
+
+/// Picks the kernels for `blocks` blocks: 8 at a time, then the narrowest kernels that
+/// cover the rest.
+///
+/// # Safety
+/// As [`emit`], for blocks `0..blocks`.
+#[target_feature(enable = "avx2")]
+unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest) {
+    let w = state.words();
+    let mut counter = state.counter();
+    let masks = Masks::new();
+    let mut done = 0;
+    #[cfg(target_arch = "x86_64")]
+    while blocks - done >= 9 {
+        // SAFETY: blocks done..done+9 are in the request.
+        unsafe { k9::<R, V, XOR>(w, counter, d, done, masks) };
+        done += 9;
+        counter = counter.wrapping_add(9);
+    }
+    while blocks - done >= 8 {
+        // SAFETY: blocks done..done+8 are in the request.
+        unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    // The rest, fewer than 8 blocks: never more than one block computed and not used.
+    match blocks - done {
+        0 => {}
+        // SAFETY: in every arm, the kernels emit exactly the blocks `done..blocks`, all
+        // in the request.
+        1 => unsafe { k1::<R, V, XOR>(w, counter, d, done) },
+        // SAFETY: as above.
+        2 => unsafe { k2::<R, V, XOR>(w, counter, d, done, masks) },
+        // SAFETY: as above.
+        3 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 3, masks) },
+        // SAFETY: as above.
+        4 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) },
+        // SAFETY: as above.
+        5 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 5, masks) },
+        // SAFETY: as above.
+        6 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 6, masks) },
+        // SAFETY: as above.
+        _ => unsafe { k8::<R, V, XOR>(w, counter, d, done, 7, masks) },
+    }
+}
+
+/// The `vpshufb` masks of the 16- and 8-bit rotates, per 32-bit lane.
+#[derive(Clone, Copy)]
+struct Masks {
+    r16: __m256i,
+    r8: __m256i,
+}
+
+const ROT16: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        m[i] = (i & !3) as u8 + ((i + 2) & 3) as u8;
+        i += 1;
+    }
+    m
+};
+
+const ROT8: [u8; 32] = {
+    let mut m = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        m[i] = (i & !3) as u8 + ((i + 3) & 3) as u8;
+        i += 1;
+    }
+    m
+};
+
+impl Masks {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new() -> Self {
+        // SAFETY: 32 readable bytes each.
+        let mut r16 = unsafe { load32(ROT16.as_ptr()) };
+        // SAFETY: as above.
+        let mut r8 = unsafe { load32(ROT8.as_ptr()) };
+        // An empty `asm!` that LLVM must assume changes the registers: it cannot see the
+        // masks' values afterwards, so it cannot constant-fold them and rewrite the rotates
+        // (see the module header); costs nothing but the two loads.
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the asm is empty.
+        unsafe {
+            core::arch::asm!("/* {0} {1} */", inout(ymm_reg) r16, inout(ymm_reg) r8, options(pure, nomem, nostack, preserves_flags));
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            r16 = core::hint::black_box(r16);
+            r8 = core::hint::black_box(r8);
+        }
+        Masks { r16, r8 }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// 8 blocks, word-sliced: `x[i]` holds word `i` of the 8 blocks, block `j` in lane `j`.
+
+macro_rules! rotl256 {
+    ($v:expr, 16, $m:expr) => {
+        _mm256_shuffle_epi8($v, $m.r16)
+    };
+    ($v:expr, 8, $m:expr) => {
+        _mm256_shuffle_epi8($v, $m.r8)
+    };
+    ($v:expr, $n:literal, $m:expr) => {{
+        let v = $v;
+        _mm256_or_si256(_mm256_slli_epi32(v, $n), _mm256_srli_epi32(v, 32 - $n))
+    }};
+}
+
+/// Two quarter rounds of the word-sliced state, step by step side by side.
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! qr8x2 {
+    ($x:ident, $m:expr, [$a0:literal, $b0:literal, $c0:literal, $d0:literal], [$a1:literal, $b1:literal, $c1:literal, $d1:literal]) => {
+        $x[$a0] = _mm256_add_epi32($x[$a0], $x[$b0]);
+        $x[$a1] = _mm256_add_epi32($x[$a1], $x[$b1]);
+        $x[$d0] = rotl256!(_mm256_xor_si256($x[$d0], $x[$a0]), 16, $m);
+        $x[$d1] = rotl256!(_mm256_xor_si256($x[$d1], $x[$a1]), 16, $m);
+        $x[$c0] = _mm256_add_epi32($x[$c0], $x[$d0]);
+        $x[$c1] = _mm256_add_epi32($x[$c1], $x[$d1]);
+        $x[$b0] = rotl256!(_mm256_xor_si256($x[$b0], $x[$c0]), 12, $m);
+        $x[$b1] = rotl256!(_mm256_xor_si256($x[$b1], $x[$c1]), 12, $m);
+        $x[$a0] = _mm256_add_epi32($x[$a0], $x[$b0]);
+        $x[$a1] = _mm256_add_epi32($x[$a1], $x[$b1]);
+        $x[$d0] = rotl256!(_mm256_xor_si256($x[$d0], $x[$a0]), 8, $m);
+        $x[$d1] = rotl256!(_mm256_xor_si256($x[$d1], $x[$a1]), 8, $m);
+        $x[$c0] = _mm256_add_epi32($x[$c0], $x[$d0]);
+        $x[$c1] = _mm256_add_epi32($x[$c1], $x[$d1]);
+        $x[$b0] = rotl256!(_mm256_xor_si256($x[$b0], $x[$c0]), 7, $m);
+        $x[$b1] = rotl256!(_mm256_xor_si256($x[$b1], $x[$c1]), 7, $m);
+    };
+}
+
+/// The rounds of the word-sliced state, in intrinsics: the fallback for 32-bit x86 (8
+/// `ymm` registers, so it spills whatever the order).
+#[cfg(not(target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
+        qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
+        qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
+        qr8x2!(x, m, [2, 7, 8, 13], [3, 4, 9, 14]);
+    }
+}
+
+/// Two quarter rounds of the word-sliced state in `asm!`, side by side, on fixed
+/// registers: `t0`/`t1` are the shift temporaries of the first/second; the `vpshufb`
+/// masks are memory operands at `{s} + 128` (rotate by 16) and `{s} + 160` (by 8).
+#[cfg(target_arch = "x86_64")]
+macro_rules! qr8x2_asm {
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal) => {
+        concat!(
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [{s} + 128]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [{s} + 128]\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 12\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 12\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 20\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 20\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [{s} + 160]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [{s} + 160]\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 7\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 7\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 25\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 25\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+        )
+    };
+}
+
+/// The rounds of the word-sliced state, with OpenSSL's register plan: words 0–7 and
+/// 12–15 stay in `ymm0`–`ymm7` and `ymm12`–`ymm15`, two of the four `c` words (8–11) are
+/// in `ymm8`/`ymm9` and the other two in memory, `ymm10`/`ymm11` are the temporaries.
+///
+/// ```text
+///   column round: (0,4,8,12) (1,5,9,13)   | c8,c9 out, c10,c11 in |  (2,6,10,14) (3,7,11,15)
+///   diagonal:     (0,5,10,15) (1,6,11,12) | c10,c11 out, c8,c9 in |  (2,7,8,13) (3,4,9,14)
+/// ```
+///
+/// The pair of `c` words in registers is the same across each round boundary, so each
+/// round swaps two words once, in its middle; each word reloaded was stored half a round
+/// earlier, so the reload is off the critical chain. No other spill.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
+    /// `c` words 8–11 (those not in registers), then the rotate-by-16 and -by-8 masks.
+    #[repr(C, align(32))]
+    struct Scratch([__m256i; 6]);
+    let mut s = Scratch([x[8], x[9], x[10], x[11], m.r16, m.r8]);
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
+    // SAFETY: the asm reads and writes only the named registers, the flags and `s`
+    // (through `{s}`: 192 bytes, 32-aligned for `vmovdqa`).
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            qr8x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13"),
+            "vmovdqa ymmword ptr [{s}], ymm8",
+            "vmovdqa ymmword ptr [{s} + 32], ymm9",
+            "vmovdqa ymm8, ymmword ptr [{s} + 64]",
+            "vmovdqa ymm9, ymmword ptr [{s} + 96]",
+            qr8x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15"),
+            qr8x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12"),
+            "vmovdqa ymmword ptr [{s} + 64], ymm8",
+            "vmovdqa ymmword ptr [{s} + 96], ymm9",
+            "vmovdqa ymm8, ymmword ptr [{s}]",
+            "vmovdqa ymm9, ymmword ptr [{s} + 32]",
+            qr8x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14"),
+            "dec {n}",
+            "jnz 2b",
+            s = in(reg) &mut s,
+            n = inout(reg) R::DOUBLE_ROUNDS => _,
+            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+            options(nostack),
+        );
+    }
+    x[10] = s.0[2];
+    x[11] = s.0[3];
+}
+
+/// [`qr8x2_asm`] with two quarter rounds of one more block in general-purpose registers
+/// woven in, step by step (`rol` on 32-bit registers; the vector code leaves the integer
+/// ALUs idle).
+#[cfg(target_arch = "x86_64")]
+macro_rules! qr9x2_asm {
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal,
+     $sa0:literal, $sb0:literal, $sc0:literal, $sd0:literal, $sa1:literal, $sb1:literal, $sc1:literal, $sd1:literal) => {
+        concat!(
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "add ",
+            $sa0,
+            ", ",
+            $sb0,
+            "\n",
+            "add ",
+            $sa1,
+            ", ",
+            $sb1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "xor ",
+            $sd0,
+            ", ",
+            $sa0,
+            "\n",
+            "xor ",
+            $sd1,
+            ", ",
+            $sa1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [r15 + 128]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [r15 + 128]\n",
+            "rol ",
+            $sd0,
+            ", 16\n",
+            "rol ",
+            $sd1,
+            ", 16\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "add ",
+            $sc0,
+            ", ",
+            $sd0,
+            "\n",
+            "add ",
+            $sc1,
+            ", ",
+            $sd1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "xor ",
+            $sb0,
+            ", ",
+            $sc0,
+            "\n",
+            "xor ",
+            $sb1,
+            ", ",
+            $sc1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 12\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 12\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 20\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 20\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "rol ",
+            $sb0,
+            ", 12\n",
+            "rol ",
+            $sb1,
+            ", 12\n",
+            "vpaddd ",
+            $a0,
+            ", ",
+            $a0,
+            ", ",
+            $b0,
+            "\n",
+            "vpaddd ",
+            $a1,
+            ", ",
+            $a1,
+            ", ",
+            $b1,
+            "\n",
+            "add ",
+            $sa0,
+            ", ",
+            $sb0,
+            "\n",
+            "add ",
+            $sa1,
+            ", ",
+            $sb1,
+            "\n",
+            "vpxor ",
+            $d0,
+            ", ",
+            $d0,
+            ", ",
+            $a0,
+            "\n",
+            "vpxor ",
+            $d1,
+            ", ",
+            $d1,
+            ", ",
+            $a1,
+            "\n",
+            "xor ",
+            $sd0,
+            ", ",
+            $sa0,
+            "\n",
+            "xor ",
+            $sd1,
+            ", ",
+            $sa1,
+            "\n",
+            "vpshufb ",
+            $d0,
+            ", ",
+            $d0,
+            ", ymmword ptr [r15 + 160]\n",
+            "vpshufb ",
+            $d1,
+            ", ",
+            $d1,
+            ", ymmword ptr [r15 + 160]\n",
+            "rol ",
+            $sd0,
+            ", 8\n",
+            "rol ",
+            $sd1,
+            ", 8\n",
+            "vpaddd ",
+            $c0,
+            ", ",
+            $c0,
+            ", ",
+            $d0,
+            "\n",
+            "vpaddd ",
+            $c1,
+            ", ",
+            $c1,
+            ", ",
+            $d1,
+            "\n",
+            "add ",
+            $sc0,
+            ", ",
+            $sd0,
+            "\n",
+            "add ",
+            $sc1,
+            ", ",
+            $sd1,
+            "\n",
+            "vpxor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ",
+            $c0,
+            "\n",
+            "vpxor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ",
+            $c1,
+            "\n",
+            "xor ",
+            $sb0,
+            ", ",
+            $sc0,
+            "\n",
+            "xor ",
+            $sb1,
+            ", ",
+            $sc1,
+            "\n",
+            "vpslld ymm10, ",
+            $b0,
+            ", 7\n",
+            "vpslld ymm11, ",
+            $b1,
+            ", 7\n",
+            "vpsrld ",
+            $b0,
+            ", ",
+            $b0,
+            ", 25\n",
+            "vpsrld ",
+            $b1,
+            ", ",
+            $b1,
+            ", 25\n",
+            "vpor ",
+            $b0,
+            ", ",
+            $b0,
+            ", ymm10\n",
+            "vpor ",
+            $b1,
+            ", ",
+            $b1,
+            ", ymm11\n",
+            "rol ",
+            $sb0,
+            ", 7\n",
+            "rol ",
+            $sb1,
+            ", 7\n",
+        )
+    };
+}
+
+/// Scratch memory of the 9-block rounds: vector `c` words 8–11, the two `vpshufb` masks,
+/// the scalar block's 16 words, room for `rbx`/`rbp` and the loop counter.
+#[cfg(target_arch = "x86_64")]
+#[repr(C, align(32))]
+struct Scratch9 {
+    c: [__m256i; 4],
+    masks: [__m256i; 2],
+    w: [u32; 16],
+    saved: [u64; 2],
+    n: u64,
+}
+
+/// [`rounds8`] and, woven into it, the rounds of a ninth block in general-purpose
+/// registers (`s.w`): words 0–7 and 12–15 in `eax ebx ecx edx esi edi ebp r8d` and
+/// `r11d`–`r14d`, two `c` words in `r9d`/`r10d` and two in `s.w`, with the same swaps as
+/// the vector `c` words. `rbx` and `rbp` (which `asm!` cannot name as operands) are saved
+/// in `s.saved` and restored.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds9<R: Rounds>(x: &mut [__m256i; 16], s: &mut Scratch9) {
+    s.c = [x[8], x[9], x[10], x[11]];
+    s.n = R::DOUBLE_ROUNDS as u64;
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
+    // SAFETY: the asm reads and writes only the registers it names (saving and restoring
+    // rbx and rbp), the flags and `s` (through r15: `Scratch9`, 32-aligned for `vmovdqa`).
+    unsafe {
+        core::arch::asm!(
+            "mov qword ptr [r15 + 256], rbx",
+            "mov qword ptr [r15 + 264], rbp",
+            "mov eax, dword ptr [r15 + 192]",
+            "mov ebx, dword ptr [r15 + 196]",
+            "mov ecx, dword ptr [r15 + 200]",
+            "mov edx, dword ptr [r15 + 204]",
+            "mov esi, dword ptr [r15 + 208]",
+            "mov edi, dword ptr [r15 + 212]",
+            "mov ebp, dword ptr [r15 + 216]",
+            "mov r8d, dword ptr [r15 + 220]",
+            "mov r9d, dword ptr [r15 + 224]",
+            "mov r10d, dword ptr [r15 + 228]",
+            "mov r11d, dword ptr [r15 + 240]",
+            "mov r12d, dword ptr [r15 + 244]",
+            "mov r13d, dword ptr [r15 + 248]",
+            "mov r14d, dword ptr [r15 + 252]",
+            "2:",
+            qr9x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13",
+                       "eax", "esi", "r9d", "r11d", "ebx", "edi", "r10d", "r12d"),
+            "vmovdqa ymmword ptr [r15], ymm8",
+            "vmovdqa ymmword ptr [r15 + 32], ymm9",
+            "vmovdqa ymm8, ymmword ptr [r15 + 64]",
+            "vmovdqa ymm9, ymmword ptr [r15 + 96]",
+            "mov dword ptr [r15 + 224], r9d",
+            "mov dword ptr [r15 + 228], r10d",
+            "mov r9d, dword ptr [r15 + 232]",
+            "mov r10d, dword ptr [r15 + 236]",
+            qr9x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15",
+                       "ecx", "ebp", "r9d", "r13d", "edx", "r8d", "r10d", "r14d"),
+            qr9x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12",
+                       "eax", "edi", "r9d", "r14d", "ebx", "ebp", "r10d", "r11d"),
+            "vmovdqa ymmword ptr [r15 + 64], ymm8",
+            "vmovdqa ymmword ptr [r15 + 96], ymm9",
+            "vmovdqa ymm8, ymmword ptr [r15]",
+            "vmovdqa ymm9, ymmword ptr [r15 + 32]",
+            "mov dword ptr [r15 + 232], r9d",
+            "mov dword ptr [r15 + 236], r10d",
+            "mov r9d, dword ptr [r15 + 224]",
+            "mov r10d, dword ptr [r15 + 228]",
+            qr9x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14",
+                       "ecx", "r8d", "r9d", "r12d", "edx", "esi", "r10d", "r13d"),
+            "dec qword ptr [r15 + 272]",
+            "jnz 2b",
+            "mov dword ptr [r15 + 192], eax",
+            "mov dword ptr [r15 + 196], ebx",
+            "mov dword ptr [r15 + 200], ecx",
+            "mov dword ptr [r15 + 204], edx",
+            "mov dword ptr [r15 + 208], esi",
+            "mov dword ptr [r15 + 212], edi",
+            "mov dword ptr [r15 + 216], ebp",
+            "mov dword ptr [r15 + 220], r8d",
+            "mov dword ptr [r15 + 224], r9d",
+            "mov dword ptr [r15 + 228], r10d",
+            "mov dword ptr [r15 + 240], r11d",
+            "mov dword ptr [r15 + 244], r12d",
+            "mov dword ptr [r15 + 248], r13d",
+            "mov dword ptr [r15 + 252], r14d",
+            "mov rbx, qword ptr [r15 + 256]",
+            "mov rbp, qword ptr [r15 + 264]",
+            in("r15") &mut *s,
+            out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _, out("r14") _,
+            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+            options(nostack),
+        );
+    }
+    x[10] = s.c[2];
+    x[11] = s.c[3];
+}
+
+/// Blocks `base .. base + 9` from counter `counter`: 8 word-sliced in `ymm` registers and
+/// the ninth in general-purpose registers, in one loop.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + 9`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k9<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let mut x = words8::<V>(w, counter);
+    let input = x;
+    let mut ninth = *w;
+    let c9 = counter.wrapping_add(8);
+    ninth[12] = c9 as u32;
+    if V::COUNTER_WORDS == 2 {
+        ninth[13] = (c9 >> 32) as u32;
+    }
+    let mut s = Scratch9 { c: [x[8]; 4], masks: [m.r16, m.r8], w: ninth, saved: [0; 2], n: 0 };
+    rounds9::<R>(&mut x, &mut s);
+    for i in 0..16 {
+        x[i] = _mm256_add_epi32(x[i], input[i]);
+    }
+    // SAFETY: blocks base .. base + 8 are in the request.
+    unsafe { emit8::<XOR>(d, base, &x, 8) };
+    let mut out = s.w;
+    for i in 0..16 {
+        out[i] = out[i].wrapping_add(ninth[i]);
+    }
+    // SAFETY: `out` is 64 readable bytes.
+    let lo = unsafe { load32(out.as_ptr().cast()) };
+    // SAFETY: as above.
+    let hi = unsafe { load32(out.as_ptr().wrapping_add(8).cast()) };
+    // SAFETY: block base + 8 is in the request.
+    unsafe { emit::<XOR>(d, base + 8, lo, hi) };
+}
+
+/// The input words of 8 consecutive blocks, word-sliced.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
+    let mut x = [_mm256_setzero_si256(); 16];
+    for i in 0..16 {
+        x[i] = _mm256_set1_epi32(w[i] as i32);
+    }
+    let lo = _mm256_set1_epi32(counter as u32 as i32);
+    x[12] = _mm256_add_epi32(lo, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if V::COUNTER_WORDS == 2 {
+        // Carry into word 13 in the lanes where the low word wrapped (unsigned x12 < lo,
+        // as a signed compare with the sign bits flipped).
+        let flip = _mm256_set1_epi32(i32::MIN);
+        let wrapped = _mm256_cmpgt_epi32(_mm256_xor_si256(lo, flip), _mm256_xor_si256(x[12], flip));
+        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped);
+    }
+    x
+}
+
+/// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + n`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let mut x = words8::<V>(w, counter);
+    let input = x;
+    rounds8::<R>(&mut x, m);
+    for i in 0..16 {
+        x[i] = _mm256_add_epi32(x[i], input[i]);
+    }
+    // SAFETY: the caller's guarantee.
+    unsafe { emit8::<XOR>(d, base, &x, n) };
+}
+
+/// Emits blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
+/// feed-forward.
+///
+/// # Safety
+/// As [`emit`], for blocks `base .. base + n`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit8<const XOR: bool>(d: Dest, base: usize, x: &[__m256i; 16], n: usize) {
+    // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane, then the
+    // lanes are paired up across the word groups.
+    //
+    //   x0 = [a0 a1 a2 a3 | a4 a5 a6 a7]   (word 0 of blocks 0..7; b, c, d: words 1, 2, 3)
+    //   unpacklo_epi32(a, b) = [a0 b0 a1 b1 | a4 b4 a5 b5]
+    //   unpackhi_epi32(a, b) = [a2 b2 a3 b3 | a6 b6 a7 b7]
+    //   unpacklo_epi64 of (a,b) and (c,d) lo = [a0 b0 c0 d0 | a4 b4 c4 d4]   words 0-3 of blocks 0 | 4
+    //   ... hi / lo / hi: blocks 1 | 5, 2 | 6, 3 | 7
+    //   permute2x128(words 0-3, words 4-7, 0x20) = block j bytes 0..32, 0x31: block j+4
+    let mut t = [_mm256_setzero_si256(); 16];
+    for g in 0..4 {
+        let (a, b, c, dd) = (x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
+        let ab_lo = _mm256_unpacklo_epi32(a, b);
+        let ab_hi = _mm256_unpackhi_epi32(a, b);
+        let cd_lo = _mm256_unpacklo_epi32(c, dd);
+        let cd_hi = _mm256_unpackhi_epi32(c, dd);
+        t[4 * g] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
+        t[4 * g + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
+        t[4 * g + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
+        t[4 * g + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+    }
+    for j in 0..4 {
+        if j < n {
+            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
+            let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x20);
+            // SAFETY: block base + j is in the request (j < n).
+            unsafe { emit::<XOR>(d, base + j, lo, hi) };
+        }
+    }
+    for j in 0..4 {
+        if j + 4 < n {
+            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
+            let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x31);
+            // SAFETY: block base + j + 4 is in the request (j + 4 < n).
+            unsafe { emit::<XOR>(d, base + j + 4, lo, hi) };
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 and 4 blocks, row layout: one `__m256i` per state row, block 2k in the low lane and
+// 2k+1 in the high lane.
+
+/// A quarter round on whole rows (four columns at once, in each 128-bit lane).
+macro_rules! qr_rows256 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 16, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 12, $m);
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 8, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 7, $m);
+    };
+}
+
+/// From columns to diagonals and back, leaving row b in place so that no shuffle sits on
+/// the critical chain (b is the last row a quarter round finishes and the first the next
+/// one needs):
+///
+/// ```text
+///   lane:        0   1   2   3
+///   a          a3  a0  a1  a2    (_MM_SHUFFLE(2,1,0,3) = 0x93: rotated right by one)
+///   b          b0  b1  b2  b3    (in place)
+///   c          c1  c2  c3  c0    (0x39: left by one)
+///   d          d2  d3  d0  d1    (0x4E: by two)
+/// ```
+///
+/// so lane `j` holds `a[j-1] b[j] c[j+1] d[j+2]`: the diagonal `(i, i+1, i+2, i+3)` for
+/// `i = j - 1`, which is what the diagonal round needs. `to_columns` undoes it.
+macro_rules! to_diagonals256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x93);
+        $c = _mm256_shuffle_epi32($c, 0x39);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+macro_rules! to_columns256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x39);
+        $c = _mm256_shuffle_epi32($c, 0x93);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+/// The four rows of two blocks (counter, counter + 1) of `w`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
+    let row = |i: usize| {
+        let r = _mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32);
+        _mm256_broadcastsi128_si256(r)
+    };
+    let mut d = [w[12], w[13], w[14], w[15]];
+    d[0] = counter as u32;
+    if V::COUNTER_WORDS == 2 {
+        d[1] = (counter >> 32) as u32;
+    }
+    let d = _mm256_broadcastsi128_si256(_mm_setr_epi32(d[0] as i32, d[1] as i32, d[2] as i32, d[3] as i32));
+    // The high lane's block is one further: a 64-bit add carries into word 13 for the
+    // 64-bit counter; a 32-bit add never touches the nonce.
+    let one = _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0);
+    let d = if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, one) } else { _mm256_add_epi32(d, one) };
+    [row(0), row(4), row(8), d]
+}
+
+/// Adds `n` to the block counter of both lanes of a row-layout `d` row.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
+    let n = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
+    if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, n) } else { _mm256_add_epi32(d, n) }
+}
+
+/// Emits the two blocks of a row-layout state (after the feed-forward), the high lane's
+/// block only if `both`.
+///
+/// # Safety
+/// As [`emit`], for block `base` (and `base + 1` if `both`).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both: bool) {
+    let lo = _mm256_permute2x128_si256(r[0], r[1], 0x20);
+    let hi = _mm256_permute2x128_si256(r[2], r[3], 0x20);
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+    if both {
+        let lo = _mm256_permute2x128_si256(r[0], r[1], 0x31);
+        let hi = _mm256_permute2x128_si256(r[2], r[3], 0x31);
+        // SAFETY: the caller's guarantee.
+        unsafe { emit::<XOR>(d, base + 1, lo, hi) };
+    }
+}
+
+/// Blocks `base`, `base + 1`: one chain of rows.
+///
+/// # Safety
+/// As [`emit`], for both blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k2<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let input = rows2::<V>(w, counter);
+    let [mut a, mut b, mut c, mut dd] = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a, b, c, dd, m);
+        to_diagonals256!(a, c, dd);
+        qr_rows256!(a, b, c, dd, m);
+        to_columns256!(a, c, dd);
+    }
+    let out = [
+        _mm256_add_epi32(a, input[0]),
+        _mm256_add_epi32(b, input[1]),
+        _mm256_add_epi32(c, input[2]),
+        _mm256_add_epi32(dd, input[3]),
+    ];
+    // SAFETY: the caller's guarantee.
+    unsafe { emit_rows::<XOR>(d, base, out, true) };
+}
+
+/// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
+///
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+    }
+    let o0 = [
+        _mm256_add_epi32(a0, i0[0]),
+        _mm256_add_epi32(b0, i0[1]),
+        _mm256_add_epi32(c0, i0[2]),
+        _mm256_add_epi32(d0, i0[3]),
+    ];
+    let o1 = [
+        _mm256_add_epi32(a1, i1[0]),
+        _mm256_add_epi32(b1, i1[1]),
+        _mm256_add_epi32(c1, i1[2]),
+        _mm256_add_epi32(d1, i1[3]),
+    ];
+    // SAFETY: the caller's guarantee (n is 3 or 4).
+    unsafe { emit_rows::<XOR>(d, base, o0, true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, o1, n == 4) };
+}
+
+/// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
+///
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let i2 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 4)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    let [mut a2, mut b2, mut c2, mut d2] = i2;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        to_diagonals256!(a2, c2, d2);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+        to_columns256!(a2, c2, d2);
+    }
+    let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
+        core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
+    };
+    // SAFETY: the caller's guarantee (n is 5 or 6).
+    unsafe { emit_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6) };
+}
+
+// ---------------------------------------------------------------------------------------
+// 1 block.
+
+/// Block `base`.
+///
+/// # Safety
+/// As [`emit`], for that block.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
+    // The rows straight from the state, the counter put in with a register insert: a
+    // 16-byte load of words just written one by one (a copy with the counter stored into
+    // it) cannot be store-forwarded and stalls the whole chain.
+    // SAFETY: `w` has 64 readable bytes.
+    let [a, b, c, dd] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let dd = _mm_insert_epi32(dd, counter as u32 as i32, 0);
+    let dd = if V::COUNTER_WORDS == 2 { _mm_insert_epi32(dd, (counter >> 32) as u32 as i32, 1) } else { dd };
+    let (lo, hi) = block1_xmm::<R>([a, b, c, dd]);
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+}
+
+macro_rules! rotl128 {
+    ($v:expr, 16, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.0)
+    };
+    ($v:expr, 8, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.1)
+    };
+    ($v:expr, $n:literal, $m:expr) => {{
+        let v = $v;
+        _mm_or_si128(_mm_slli_epi32(v, $n), _mm_srli_epi32(v, 32 - $n))
+    }};
+}
+
+macro_rules! qr_rows128 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 16, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 12, $m);
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 8, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 7, $m);
+    };
+}
+
+/// The rounds of one block in `__m128i` rows; returns the rows after the rounds.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds1_xmm<R: Rounds>(rows: [__m128i; 4]) -> [__m128i; 4] {
+    let m = Masks::new();
+    let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
+    let [mut a, mut b, mut c, mut d] = rows;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows128!(a, b, c, d, m);
+        a = _mm_shuffle_epi32(a, 0x93);
+        c = _mm_shuffle_epi32(c, 0x39);
+        d = _mm_shuffle_epi32(d, 0x4E);
+        qr_rows128!(a, b, c, d, m);
+        a = _mm_shuffle_epi32(a, 0x39);
+        c = _mm_shuffle_epi32(c, 0x93);
+        d = _mm_shuffle_epi32(d, 0x4E);
+    }
+    [a, b, c, d]
+}
+
+/// One block's keystream from input words `x`, as its two 32-byte halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn block1_xmm<R: Rounds>(rows: [__m128i; 4]) -> (__m256i, __m256i) {
+    let r = rounds1_xmm::<R>(rows);
+    let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], rows[i]));
+    (_mm256_set_m128i(r[1], r[0]), _mm256_set_m128i(r[3], r[2]))
+}
+
+#[target_feature(enable = "avx2")]
+fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    // Little-endian bytes are the words on x86: the rows load straight from the inputs.
+    let a =
+        _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
+    // SAFETY: `key` has 32 readable bytes.
+    let b = unsafe { load16(key.as_ptr()) };
+    // SAFETY: as above.
+    let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
+    // SAFETY: `input` has 16 readable bytes.
+    let d = unsafe { load16(input.as_ptr()) };
+    let r = rounds1_xmm::<R>([a, b, c, d]);
+    let words = _mm256_set_m128i(r[3], r[0]);
+    let mut out = [0u8; 32];
+    // SAFETY: `out` has 32 writable bytes.
+    unsafe { store32(out.as_mut_ptr(), words) };
+    out
+}
