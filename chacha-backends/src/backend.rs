@@ -124,6 +124,8 @@ impl fmt::Debug for Backend {
 // The table: one line per backend, fastest first. The name is the module, the cfg value
 // (`build.rs` lists the same names), `Backend::name()` and the bench id.
 backends! {
+    /// SSE2, x86 and x86_64: [`crate::sse2`].
+    "sse2" => sse2::Sse2,
     /// Portable Rust, every CPU: [`crate::soft`].
     "soft" => soft::Soft,
 }

@@ -2,6 +2,8 @@
 #![no_std]
 
 mod backend;
+#[cfg(chacha_enabled = "sse2")]
+pub mod sse2;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
 
