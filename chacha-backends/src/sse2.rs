@@ -56,34 +56,39 @@ type Rows = [__m128i; 4];
 // Entry points: the width rules.
 // ---------------------------------------------------------------------------------------
 
-/// Fused XOR: 4 blocks at a time with the word-sliced kernel, then the last 1–4 blocks
-/// (see [`last_blocks`]).
+/// Fused XOR: 4 blocks at a time with the word-sliced kernel while at least 3 blocks are
+/// left (so at most one computed block goes unused), then 1 or 2 blocks with the row
+/// kernel. The word-sliced kernel has this one call site, so it is inlined and its output
+/// goes from registers through the transpose straight into the XOR.
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
 #[target_feature(enable = "sse2")]
 fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    let (blocks, rest) = buf.split_at(whole * BLOCK_LEN);
-    let (inp, out) = blocks.into_raw();
+    let blocks = buf.len().div_ceil(BLOCK_LEN);
+    let (head, rest) = buf.split_at(whole * BLOCK_LEN);
+    let (inp, out) = head.into_raw();
     let mut counter = state.counter();
     let mut done = 0;
-    while whole - done >= 4 {
-        let ks = transpose(&four_blocks::<R, V>(state, counter));
+    while blocks - done >= 3 {
+        let ks = transpose(&four_blocks::<R, V, 0>(state, counter));
+        if whole - done < 4 {
+            return finish(&ks, inp, out, done, whole - done, rest, tail);
+        }
         for (b, rows) in ks.iter().enumerate() {
             let at = (done + b) * BLOCK_LEN;
-            // SAFETY: block `done + b < whole` lies inside `blocks`, whose input and output
+            // SAFETY: block `done + b < whole` lies inside `head`, whose input and output
             // are 64·whole bytes each and equal or disjoint (an InOutBuf guarantees both).
             unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
         }
         done += 4;
         counter = counter.wrapping_add(4);
     }
-    let left = whole - done;
-    let partial = !rest.is_empty();
-    match left + usize::from(partial) {
+    match blocks - done {
         0 => {}
-        1 => finish(&row_blocks::<R, V, 1>(state, counter), inp, out, done, left, rest, tail),
-        2 => finish(&row_blocks::<R, V, 2>(state, counter), inp, out, done, left, rest, tail),
-        3 => finish(&transpose(&four_blocks::<R, V>(state, counter)), inp, out, done, left, rest, tail),
-        _ => finish(&transpose(&four_blocks::<R, V>(state, counter)), inp, out, done, left, rest, tail),
+        1 => finish(&row_blocks::<R, V, 1>(state, counter), inp, out, done, whole - done, rest, tail),
+        _ => finish(&row_blocks::<R, V, 2>(state, counter), inp, out, done, whole - done, rest, tail),
     }
 }
 
@@ -107,29 +112,30 @@ fn finish<const K: usize>(
         // behind `inp`/`out` (equal or disjoint, 64 bytes per block: from an InOutBuf).
         unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
     }
-    if !rest.is_empty() {
-        xor_partial(&ks[left], rest, tail);
+    if let Some(rows) = ks.get(left).filter(|_| !rest.is_empty()) {
+        xor_partial(rows, rest, tail);
     }
 }
 
 /// Raw keystream: the same widths as [`xor_sse2`].
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
 #[target_feature(enable = "sse2")]
 fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut counter = state.counter();
-    let mut chunks = out.chunks_exact_mut(4);
-    for chunk in &mut chunks {
-        let ks = transpose(&four_blocks::<R, V>(state, counter));
-        for (block, rows) in chunk.iter_mut().zip(&ks) {
-            store_block(block, rows);
-        }
+    let mut rest = out;
+    while rest.len() >= 3 {
+        let ks = transpose(&four_blocks::<R, V, 1>(state, counter));
+        let (now, later) = rest.split_at_mut(rest.len().min(4));
+        store_blocks(now, &ks);
+        rest = later;
         counter = counter.wrapping_add(4);
     }
-    let rest = chunks.into_remainder();
     match rest.len() {
         0 => {}
         1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
-        2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
-        _ => store_blocks(rest, &transpose(&four_blocks::<R, V>(state, counter))),
+        _ => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
     }
 }
 
@@ -143,6 +149,9 @@ fn store_blocks<const K: usize>(out: &mut [Block], ks: &[Rows; K]) {
 }
 
 /// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
 #[target_feature(enable = "sse2")]
 fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     let (k0, k1) = key.split_at(16);
@@ -164,11 +173,39 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 // Word-sliced kernel: 4 blocks, one state word of all four per register.
 // ---------------------------------------------------------------------------------------
 
+/// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
+/// macro, not a function: LLVM declined to inline a `#[target_feature]` function called
+/// four times per double round, and an out-of-line call kept all 16 words in memory.
+macro_rules! quarter_round_pair {
+    ($x:ident, [$a:literal, $b:literal, $c:literal, $d:literal], [$e:literal, $f:literal, $g:literal, $h:literal]) => {
+        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
+        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
+        $x[$d] = rotl16(_mm_xor_si128($x[$d], $x[$a]));
+        $x[$h] = rotl16(_mm_xor_si128($x[$h], $x[$e]));
+        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
+        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
+        $x[$b] = rotl::<12, 20>(_mm_xor_si128($x[$b], $x[$c]));
+        $x[$f] = rotl::<12, 20>(_mm_xor_si128($x[$f], $x[$g]));
+        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
+        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
+        $x[$d] = rotl::<8, 24>(_mm_xor_si128($x[$d], $x[$a]));
+        $x[$h] = rotl::<8, 24>(_mm_xor_si128($x[$h], $x[$e]));
+        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
+        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
+        $x[$b] = rotl::<7, 25>(_mm_xor_si128($x[$b], $x[$c]));
+        $x[$f] = rotl::<7, 25>(_mm_xor_si128($x[$f], $x[$g]));
+    };
+}
+
 /// The keystream of blocks `counter .. counter + 4`, word-sliced: lane `b` of `x[i]` is word
 /// `i` of block `counter + b` (see [`transpose`] for the byte order).
+///
+/// `SITE` only tells the call sites apart: each gets its own instance, which LLVM inlines
+/// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
+/// 16 words through the stack).
 #[inline]
 #[target_feature(enable = "sse2")]
-fn four_blocks<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m128i; 16] {
+fn four_blocks<R: Rounds, V: Variant, const SITE: u8>(state: &State<V>, counter: u64) -> [__m128i; 16] {
     let w = state.words();
     let mut input = [_mm_setzero_si128(); 16];
     for (v, &word) in input.iter_mut().zip(w) {
@@ -191,37 +228,15 @@ fn four_blocks<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m128
         // Two quarter rounds at a time: their 8 words and temporaries fill 10 of the 16
         // xmm registers, and the 8 words of the other pair wait (some of them spilled)
         // for half a round, off the chains being computed.
-        quarter_round_pair(&mut x, [0, 4, 8, 12], [1, 5, 9, 13]);
-        quarter_round_pair(&mut x, [2, 6, 10, 14], [3, 7, 11, 15]);
-        quarter_round_pair(&mut x, [0, 5, 10, 15], [1, 6, 11, 12]);
-        quarter_round_pair(&mut x, [2, 7, 8, 13], [3, 4, 9, 14]);
+        quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
+        quarter_round_pair!(x, [2, 6, 10, 14], [3, 7, 11, 15]);
+        quarter_round_pair!(x, [0, 5, 10, 15], [1, 6, 11, 12]);
+        quarter_round_pair!(x, [2, 7, 8, 13], [3, 4, 9, 14]);
     }
     for (v, i) in x.iter_mut().zip(input) {
         *v = _mm_add_epi32(*v, i);
     }
     x
-}
-
-/// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn quarter_round_pair(x: &mut [__m128i; 16], [a, b, c, d]: [usize; 4], [e, f, g, h]: [usize; 4]) {
-    x[a] = _mm_add_epi32(x[a], x[b]);
-    x[e] = _mm_add_epi32(x[e], x[f]);
-    x[d] = rotl16(_mm_xor_si128(x[d], x[a]));
-    x[h] = rotl16(_mm_xor_si128(x[h], x[e]));
-    x[c] = _mm_add_epi32(x[c], x[d]);
-    x[g] = _mm_add_epi32(x[g], x[h]);
-    x[b] = rotl::<12, 20>(_mm_xor_si128(x[b], x[c]));
-    x[f] = rotl::<12, 20>(_mm_xor_si128(x[f], x[g]));
-    x[a] = _mm_add_epi32(x[a], x[b]);
-    x[e] = _mm_add_epi32(x[e], x[f]);
-    x[d] = rotl::<8, 24>(_mm_xor_si128(x[d], x[a]));
-    x[h] = rotl::<8, 24>(_mm_xor_si128(x[h], x[e]));
-    x[c] = _mm_add_epi32(x[c], x[d]);
-    x[g] = _mm_add_epi32(x[g], x[h]);
-    x[b] = rotl::<7, 25>(_mm_xor_si128(x[b], x[c]));
-    x[f] = rotl::<7, 25>(_mm_xor_si128(x[f], x[g]));
 }
 
 /// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
