@@ -2,10 +2,10 @@
 #![no_std]
 
 mod backend;
-#[cfg(chacha_enabled = "sse2")]
-pub mod sse2;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
+#[cfg(chacha_enabled = "sse2")]
+pub mod sse2;
 
 pub use backend::{Backend, WithKernel};
 pub use chacha_core;

@@ -5,14 +5,16 @@
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
     __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128,
-    _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_xor_si128,
 };
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
     __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128,
-    _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_xor_si128,
 };
 
 use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
@@ -94,7 +96,9 @@ fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
         1 => finish(&row_blocks::<R, V, 1>(state, counter), inp, out, done, whole - done, rest, tail),
         2 => finish(&row_blocks::<R, V, 2>(state, counter), inp, out, done, whole - done, rest, tail),
         3 => finish(&row_blocks::<R, V, 3>(state, counter), inp, out, done, whole - done, rest, tail),
-        _ => finish(&wide_blocks::<R, V, false, 1>(state, counter).0, inp, out, done, whole - done, rest, tail),
+        _ => {
+            finish(&wide_blocks::<R, V, false, 1>(state, counter).0, inp, out, done, whole - done, rest, tail)
+        }
     }
 }
 
@@ -352,7 +356,8 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: 
     for (k, rows) in input.iter_mut().enumerate() {
         let w = state.words_at(counter.wrapping_add(k as u64));
         for (r, row) in rows.iter_mut().enumerate() {
-            *row = _mm_set_epi32(w[4 * r + 3] as i32, w[4 * r + 2] as i32, w[4 * r + 1] as i32, w[4 * r] as i32);
+            *row =
+                _mm_set_epi32(w[4 * r + 3] as i32, w[4 * r + 2] as i32, w[4 * r + 1] as i32, w[4 * r] as i32);
         }
     }
     let mut x = input;
@@ -476,9 +481,10 @@ unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
 unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
     // SAFETY: the caller vouches for 16 readable bytes at `inp`; loadu has no alignment need.
     let data = unsafe { _mm_loadu_si128(inp.cast()) };
+    let sum = _mm_xor_si128(data, ks);
     // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
     // `inp`, which was read in full above.
-    unsafe { _mm_storeu_si128(out.cast(), _mm_xor_si128(data, ks)) };
+    unsafe { _mm_storeu_si128(out.cast(), sum) };
 }
 
 /// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
