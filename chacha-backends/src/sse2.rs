@@ -1,6 +1,57 @@
 //! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2.
 //!
-//! HEADER-PLACEHOLDER
+//! Every function that runs vector code enables `sse2` and nothing else, and no intrinsic
+//! or instruction from a later extension appears (no SSSE3 `pshufb`, no SSE4.1): the
+//! 16-bit rotation is two word shuffles (`pshuflw`, `pshufhw`), the 12/8/7-bit ones two
+//! shifts and an `or`. `scripts/check-sse2-isa.sh` checks the disassembly of a release build
+//! for it (with `ssse3` merely *enabled*, LLVM turns the word shuffles into `pshufb` on its
+//! own: the script caught 408 of them in that build). The three entry points (`xor_sse2`,
+//! `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` so that all of this code sits in
+//! functions of this module, where the script finds it.
+//!
+//! # Kernels
+//! - **Word-sliced, 4 blocks** (`wide_blocks`): register `i` holds state word `i` of 4
+//!   consecutive blocks, so a quarter round is 4 × (add, xor, rotate) on whole registers and
+//!   needs no shuffles; a 4×4 transpose with `punpck*` turns the 16 words back into the 4
+//!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
+//!   in 16 xmm registers (x86_64) leave no room for temporaries, so the quarter rounds run
+//!   in pairs (10 registers) while the other pair's words wait, a few of them on the stack,
+//!   off the chains being computed: 191 instructions per double round (release build,
+//!   x86_64), of which 152 are the ChaCha arithmetic, 27 register copies (2-operand SSE
+//!   needs one per shift-rotate), 10 spill loads/stores (of words the pair being computed
+//!   does not touch) and 2 loop control; 7 640 loop instructions per KiB of keystream.
+//! - **+1 block in general-purpose registers** (x86_64): the same loop also computes a fifth
+//!   block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs. The integer
+//!   ALUs are otherwise idle (on Zen 4 they are separate from the vector pipes; on Intel they
+//!   share three ports, but two integer ports are left). The loop is then 304 instructions
+//!   per double round for 5 blocks: the same 152 vector ones, 96 scalar (32 `rol`), 24 xmm
+//!   copies, 18 general-register and 8 xmm spill moves, 4 other moves, 2 loop control;
+//!   9 728 per KiB. Not on x86: 7 general registers cannot hold 16 words.
+//! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
+//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back; N
+//!   blocks interleave their N independent chains, which cost about one chain's latency
+//!   while the vector ports have room. HChaCha is the 1-block form without the final add.
+//!
+//! # Widths (blocks per call)
+//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
+//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
+//! computes a block it does not need. `fill` follows the same rules.
+//!
+//! # Measured (Intel Xeon EMR, family 6 model 207, TSC ticks; a fresh `State` + `xor` per
+//! message, minimum / 10th percentile of many, `soft` in the same process)
+//! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
+//!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
+//! - 3 blocks (192 B): 3 row chains 486–514 ticks, the 4-wide kernel (one block thrown away)
+//!   582–610: rows kept.
+//! - 2 blocks (128 B): 2 row chains 354–432 ticks, two 1-block calls one after the other
+//!   494–566: the 2-chain kernel kept.
+//! - 1 block (16 B): row layout 282–316 ticks, a scalar block in general registers in this
+//!   module 282–294, soft 278–320 in the same runs: equal within the noise (the SSE2 chain
+//!   is 4 cycles per step, since each rotation is two dependent instructions; scalar `rol`
+//!   is one, but 16 words and the pointers do not fit in 15 registers). Row layout kept: it
+//!   is also HChaCha's kernel, and it has no spills.
+//! - Rejected without measuring: `pshufb` and every other SSSE3+ instruction (not SSE2);
+//!   the 8-bit rotation as a word shuffle (SSE2 shuffles only move 16-bit words).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
