@@ -122,59 +122,54 @@ type Rows = [__m128i; 4];
 #[target_feature(enable = "sse2")]
 fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    let blocks = buf.len().div_ceil(BLOCK_LEN);
-    let (head, rest) = buf.split_at(whole * BLOCK_LEN);
-    let (inp, out) = head.into_raw();
+    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
+    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
     let mut counter = state.counter();
-    let mut done = 0;
-    while blocks - done >= wide(SCALAR_BLOCK) {
+    while left(&head) >= W {
         let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 0>(state, counter);
         let ks = [b0, b1, b2, b3, b4];
-        if whole - done < wide(SCALAR_BLOCK) {
-            return finish(&ks[..wide(SCALAR_BLOCK)], inp, out, done, whole - done, rest, tail);
+        if head.len() < W * BLOCK_LEN {
+            return finish(&ks[..W], head, rest, tail);
         }
-        for (b, rows) in ks.iter().take(wide(SCALAR_BLOCK)).enumerate() {
-            let at = (done + b) * BLOCK_LEN;
-            // SAFETY: block `done + b < whole` lies inside `head`, whose input and output
-            // are 64·whole bytes each and equal or disjoint (an InOutBuf guarantees both).
-            unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
-        }
-        done += wide(SCALAR_BLOCK);
-        counter = counter.wrapping_add(wide(SCALAR_BLOCK) as u64);
+        let (now, later) = head.split_at(W * BLOCK_LEN);
+        xor_blocks(&ks[..W], now);
+        head = later;
+        counter = counter.wrapping_add(W as u64);
     }
-    match blocks - done {
+    match left(&head) {
         0 => {}
-        1 => finish(&row_blocks::<R, V, 1>(state, counter), inp, out, done, whole - done, rest, tail),
-        2 => finish(&row_blocks::<R, V, 2>(state, counter), inp, out, done, whole - done, rest, tail),
-        3 => finish(&row_blocks::<R, V, 3>(state, counter), inp, out, done, whole - done, rest, tail),
-        _ => {
-            finish(&wide_blocks::<R, V, false, 1>(state, counter).0, inp, out, done, whole - done, rest, tail)
-        }
+        1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
+        2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
+        3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
+        _ => finish(&wide_blocks::<R, V, false, 1>(state, counter).0, head, rest, tail),
     }
 }
 
-/// XORs the first `left` blocks of `ks` into blocks `done ..` of the whole-block part
-/// (`inp`/`out`), and the block after them into the partial block `rest` (its whole
-/// keystream going to `tail`) if `rest` is not empty.
+/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
+/// block after those into the partial block `rest` (its whole keystream going to `tail`)
+/// if `rest` is not empty.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn finish(
-    ks: &[Rows],
-    inp: *const u8,
-    out: *mut u8,
-    done: usize,
-    left: usize,
-    rest: InOutBuf<'_, '_, u8>,
-    tail: &mut Block,
-) {
-    for (b, rows) in ks.iter().enumerate().take(left) {
-        let at = (done + b) * BLOCK_LEN;
-        // SAFETY: the caller counted `left` whole blocks after `done` in the whole-block part
-        // behind `inp`/`out` (equal or disjoint, 64 bytes per block: from an InOutBuf).
-        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
-    }
-    if let Some(rows) = ks.get(left).filter(|_| !rest.is_empty()) {
+fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = head.len() / BLOCK_LEN;
+    xor_blocks(ks, head);
+    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
         xor_partial(rows, rest, tail);
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
+    let whole = buf.len() / BLOCK_LEN;
+    let (inp, out) = buf.into_raw();
+    for (b, rows) in ks.iter().enumerate().take(whole) {
+        let at = b * BLOCK_LEN;
+        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
+        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
+        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
     }
 }
 
@@ -186,12 +181,12 @@ fn finish(
 fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut counter = state.counter();
     let mut rest = out;
-    while rest.len() >= wide(SCALAR_BLOCK) {
+    while rest.len() >= W {
         let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 2>(state, counter);
-        let (now, later) = rest.split_at_mut(wide(SCALAR_BLOCK));
+        let (now, later) = rest.split_at_mut(W);
         store_blocks(now, &[b0, b1, b2, b3, b4]);
         rest = later;
-        counter = counter.wrapping_add(wide(SCALAR_BLOCK) as u64);
+        counter = counter.wrapping_add(W as u64);
     }
     match rest.len() {
         0 => {}
@@ -265,10 +260,8 @@ macro_rules! quarter_round_pair {
 /// x86 has 7.
 const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
 
-/// Blocks in one call of [`wide_blocks`]`::<_, _, true, _>` or `::<_, _, false, _>`.
-const fn wide(scalar: bool) -> usize {
-    if scalar { 5 } else { 4 }
-}
+/// Blocks per call of the widest kernel: [`wide_blocks`] with [`SCALAR_BLOCK`].
+const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
 /// word-sliced kernel (lane `b` of word register `i` is word `i` of block `counter + b`),
