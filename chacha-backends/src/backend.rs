@@ -126,6 +126,8 @@ impl fmt::Debug for Backend {
 backends! {
     /// AVX2 (x86, x86_64): [`crate::avx2`].
     "avx2" => avx2::Avx2,
+    /// SSE2, x86 and x86_64: [`crate::sse2`].
+    "sse2" => sse2::Sse2,
     /// Portable Rust, every CPU: [`crate::soft`].
     "soft" => soft::Soft,
 }

@@ -6,6 +6,8 @@ pub mod avx2;
 mod backend;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
+#[cfg(chacha_enabled = "sse2")]
+pub mod sse2;
 
 pub use backend::{Backend, WithKernel};
 pub use chacha_core;

@@ -1,0 +1,581 @@
+//! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2.
+//!
+//! Every function that runs vector code enables `sse2` and nothing else, and no intrinsic
+//! or instruction from a later extension appears (no SSSE3 `pshufb`, no SSE4.1): the
+//! 16-bit rotation is two word shuffles (`pshuflw`, `pshufhw`), the 12/8/7-bit ones two
+//! shifts and an `or`. `scripts/check-sse2-isa.sh` checks the disassembly of a release build
+//! for it (with `ssse3` merely *enabled*, LLVM turns the word shuffles into `pshufb` on its
+//! own: the script caught 408 of them in that build). The three entry points (`xor_sse2`,
+//! `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` so that all of this code sits in
+//! functions of this module, where the script finds it.
+//!
+//! # Kernels
+//! - **Word-sliced, 4 blocks** (`wide_blocks`): register `i` holds state word `i` of 4
+//!   consecutive blocks, so a quarter round is 4 × (add, xor, rotate) on whole registers and
+//!   needs no shuffles; a 4×4 transpose with `punpck*` turns the 16 words back into the 4
+//!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
+//!   in 16 xmm registers (x86_64) leave no room for temporaries, so the quarter rounds run
+//!   in pairs (10 registers) while the other pair's words wait, a few of them on the stack,
+//!   off the chains being computed: 188 instructions per double round (release build,
+//!   x86_64), of which 152 are the ChaCha arithmetic, 26 register copies (2-operand SSE
+//!   needs one per shift-rotate), 8 spill loads/stores (of words the pair being computed
+//!   does not touch) and 2 loop control; 7 520 loop instructions per KiB of keystream
+//!   (ChaCha20). On x86 (8 xmm registers) the same loop is 256, 78 of them stack moves.
+//! - **+1 block in general-purpose registers** (x86_64): the same loop also computes a fifth
+//!   block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs. The integer
+//!   ALUs are otherwise idle (on Zen 4 they are separate from the vector pipes; on Intel they
+//!   share three ports, but two integer ports are left). The loop is then 300 instructions
+//!   per double round for 5 blocks: the same 152 vector ones, 96 scalar (32 `rol`, 2 of the
+//!   others with a stack operand), 24 xmm copies, 18 general-register and 8 xmm spill
+//!   moves, 2 loop control; 9 600 per KiB. Not on x86: 7 general registers cannot hold 16
+//!   words.
+//! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
+//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back; N
+//!   blocks interleave their N independent chains, which cost about one chain's latency
+//!   while the vector ports have room. HChaCha is the 1-block form without the final add.
+//!
+//! # Widths (blocks per call)
+//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
+//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
+//! computes a block it does not need. `fill` follows the same rules.
+//!
+//! # Measured (Intel Xeon EMR, family 6 model 207, TSC ticks; a fresh `State` + `xor` per
+//! message, minimum / 10th percentile of many, `soft` in the same process)
+//! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
+//!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
+//! - 3 blocks (192 B): 3 row chains 486–514 ticks, the 4-wide kernel (one block thrown away)
+//!   582–610: rows kept.
+//! - 2 blocks (128 B): 2 row chains 354–432 ticks, two 1-block calls one after the other
+//!   494–566: the 2-chain kernel kept.
+//! - 1 block (16 B): row layout 282–316 ticks, a scalar block in general registers in this
+//!   module 282–294, soft 278–320 in the same runs: equal within the noise (the SSE2 chain
+//!   is 4 cycles per step, since each rotation is two dependent instructions; scalar `rol`
+//!   is one, but 16 words and the pointers do not fit in 15 registers). Row layout kept: it
+//!   is also HChaCha's kernel, and it has no spills.
+//! - The bench report (medians on a loaded 2-core machine, so ratios only): against the
+//!   published `chacha20` 0.10.2 forced to its SSE2 backend (`--cfg chacha20_backend="sse2"`),
+//!   1.9× at 16 KiB, 1.2× at 1 KiB, 2.0–2.4× at 16–64 B; against `soft` 2.0–2.2× at 16 KiB
+//!   (ChaCha8 / 12: 1.86× / 1.90×).
+//! - Rejected without measuring: `pshufb` and every other SSSE3+ instruction (not SSE2);
+//!   the 8-bit rotation as a word shuffle (SSE2 shuffles only move 16-bit words).
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::{
+    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_xor_si128,
+};
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
+    _mm_xor_si128,
+};
+
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+/// Proof that this CPU has SSE2; only [`Sse2::detect`] creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sse2(());
+
+impl Sse2 {
+    /// `Some` if this CPU has SSE2 (every x86_64 CPU, and x86 ones since the Pentium 4).
+    pub fn detect() -> Option<Self> {
+        cpufeatures::new!(cpuid_sse2, "sse2");
+        cpuid_sse2::get().then_some(Sse2(()))
+    }
+}
+
+impl Kernel for Sse2 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2 enables.
+        unsafe { xor_sse2::<R, V>(state, buf, tail) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_sse2 enables.
+        unsafe { fill_sse2::<R, V>(state, out) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature hchacha_sse2 enables.
+        unsafe { hchacha_sse2::<R>(key, input) }
+    }
+}
+
+/// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
+type Rows = [__m128i; 4];
+
+// ---------------------------------------------------------------------------------------
+// Entry points: the width rules.
+// ---------------------------------------------------------------------------------------
+
+/// Fused XOR. While at least 5 blocks (the last one maybe partial) are left, 5 at a time
+/// (4 word-sliced + 1 in general-purpose registers; 4 on x86), then 4 word-sliced if 4 are
+/// left, then the last 1–3 with the row kernel, their chains interleaved (3 row chains
+/// measured 15% faster than the 4-wide kernel for 3 blocks, see the module header). No
+/// call computes a block the request does not need. The wide kernel has one call site
+/// per width here, so it is inlined and its output goes from registers through the
+/// transpose straight into the XOR.
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
+#[target_feature(enable = "sse2")]
+fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = buf.len() / BLOCK_LEN;
+    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
+    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
+    let mut counter = state.counter();
+    while left(&head) >= W {
+        let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 0>(state, counter);
+        let ks = [b0, b1, b2, b3, b4];
+        if head.len() < W * BLOCK_LEN {
+            return finish(&ks[..W], head, rest, tail);
+        }
+        let (now, later) = head.split_at(W * BLOCK_LEN);
+        xor_blocks(&ks[..W], now);
+        head = later;
+        counter = counter.wrapping_add(W as u64);
+    }
+    match left(&head) {
+        0 => {}
+        1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
+        2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
+        3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
+        _ => finish(&wide_blocks::<R, V, false, 1>(state, counter).0, head, rest, tail),
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
+/// block after those into the partial block `rest` (its whole keystream going to `tail`)
+/// if `rest` is not empty.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = head.len() / BLOCK_LEN;
+    xor_blocks(ks, head);
+    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
+        xor_partial(rows, rest, tail);
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
+    let whole = buf.len() / BLOCK_LEN;
+    let (inp, out) = buf.into_raw();
+    for (b, rows) in ks.iter().enumerate().take(whole) {
+        let at = b * BLOCK_LEN;
+        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
+        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
+        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+    }
+}
+
+/// Raw keystream: the same widths as [`xor_sse2`].
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
+#[target_feature(enable = "sse2")]
+fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+    let mut counter = state.counter();
+    let mut rest = out;
+    while rest.len() >= W {
+        let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 2>(state, counter);
+        let (now, later) = rest.split_at_mut(W);
+        store_blocks(now, &[b0, b1, b2, b3, b4]);
+        rest = later;
+        counter = counter.wrapping_add(W as u64);
+    }
+    match rest.len() {
+        0 => {}
+        1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
+        2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
+        3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
+        _ => store_blocks(rest, &wide_blocks::<R, V, false, 3>(state, counter).0),
+    }
+}
+
+/// Stores the first `out.len()` blocks of `ks` into `out`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn store_blocks(out: &mut [Block], ks: &[Rows]) {
+    for (block, rows) in out.iter_mut().zip(ks) {
+        store_block(block, rows);
+    }
+}
+
+/// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
+// Never inlined: all SSE2 code of the module stays inside the three entry points, where
+// `scripts/check-sse2-isa.sh` finds it by name.
+#[inline(never)]
+#[target_feature(enable = "sse2")]
+fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let (k0, k1) = key.split_at(16);
+    let mut x = [[
+        _mm_set_epi32(CONSTANTS[3] as i32, CONSTANTS[2] as i32, CONSTANTS[1] as i32, CONSTANTS[0] as i32),
+        load16(k0.try_into().expect("16 bytes")),
+        load16(k1.try_into().expect("16 bytes")),
+        load16(input),
+    ]];
+    row_rounds::<R, 1>(&mut x);
+    let mut out = [0u8; 32];
+    let (lo, hi) = out.split_at_mut(16);
+    store16(lo.try_into().expect("16 bytes"), x[0][0]);
+    store16(hi.try_into().expect("16 bytes"), x[0][3]);
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Word-sliced kernel: 4 blocks, one state word of all four per register.
+// ---------------------------------------------------------------------------------------
+
+/// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
+/// macro, not a function: LLVM declined to inline a `#[target_feature]` function called
+/// four times per double round, and an out-of-line call kept all 16 words in memory.
+macro_rules! quarter_round_pair {
+    ($x:ident, [$a:literal, $b:literal, $c:literal, $d:literal], [$e:literal, $f:literal, $g:literal, $h:literal]) => {
+        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
+        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
+        $x[$d] = rotl16(_mm_xor_si128($x[$d], $x[$a]));
+        $x[$h] = rotl16(_mm_xor_si128($x[$h], $x[$e]));
+        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
+        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
+        $x[$b] = rotl::<12, 20>(_mm_xor_si128($x[$b], $x[$c]));
+        $x[$f] = rotl::<12, 20>(_mm_xor_si128($x[$f], $x[$g]));
+        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
+        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
+        $x[$d] = rotl::<8, 24>(_mm_xor_si128($x[$d], $x[$a]));
+        $x[$h] = rotl::<8, 24>(_mm_xor_si128($x[$h], $x[$e]));
+        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
+        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
+        $x[$b] = rotl::<7, 25>(_mm_xor_si128($x[$b], $x[$c]));
+        $x[$f] = rotl::<7, 25>(_mm_xor_si128($x[$f], $x[$g]));
+    };
+}
+
+/// Whether the word-sliced kernel computes a fifth block in general-purpose registers (see
+/// [`wide_blocks`]): on x86_64 only, where 15 of them hold its 16 words and the loop
+/// counter with 18 spill moves per double round; x86 has 7.
+const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
+
+/// Blocks per call of the widest kernel: [`wide_blocks`] with [`SCALAR_BLOCK`].
+const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
+
+/// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
+/// word-sliced kernel (lane `b` of word register `i` is word `i` of block `counter + b`),
+/// and, if `SCALAR`, of block `counter + 4` computed in general-purpose registers in the
+/// same loop (else the second value is zeros).
+///
+/// The fifth block: the integer ALUs are idle while the vector units run the four-block
+/// chains, so on Zen 4 a block in general-purpose registers is nearly free; on Intel
+/// (EMR) the vector and integer ALUs share three of their ports, and it still measured
+/// 7% faster per byte at 16 KiB (see the module header).
+///
+/// `SITE` only tells the call sites apart: each gets its own instance, which LLVM inlines
+/// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
+/// 16 words through the stack).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8>(
+    state: &State<V>,
+    counter: u64,
+) -> ([Rows; 4], Rows) {
+    let w = state.words();
+    let mut input = [_mm_setzero_si128(); 16];
+    for (v, &word) in input.iter_mut().zip(w) {
+        *v = _mm_set1_epi32(word as i32);
+    }
+    // The counter of each lane, built in 64 bits so that the Legacy carry from word 12 into
+    // word 13 happens inside the call (Ietf never wraps: the caller checked the stream end).
+    let lane = |b: u64| counter.wrapping_add(b);
+    input[12] = _mm_set_epi32(lane(3) as i32, lane(2) as i32, lane(1) as i32, lane(0) as i32);
+    if V::COUNTER_WORDS == 2 {
+        input[13] = _mm_set_epi32(
+            (lane(3) >> 32) as i32,
+            (lane(2) >> 32) as i32,
+            (lane(1) >> 32) as i32,
+            (lane(0) >> 32) as i32,
+        );
+    }
+    let scalar_input = if SCALAR { state.words_at(lane(4)) } else { [0; 16] };
+    let mut x = input;
+    let mut y = scalar_input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        // Two quarter rounds at a time: their 8 words and temporaries fill 10 of the 16
+        // xmm registers, and the 8 words of the other pair wait (some of them spilled)
+        // for half a round, off the chains being computed. The scalar block's quarter
+        // rounds are spread between them, so each stretch of the loop has work for both
+        // kinds of units.
+        quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
+        if SCALAR {
+            scalar_quarter_round(&mut y, [0, 4, 8, 12]);
+            scalar_quarter_round(&mut y, [1, 5, 9, 13]);
+        }
+        quarter_round_pair!(x, [2, 6, 10, 14], [3, 7, 11, 15]);
+        if SCALAR {
+            scalar_quarter_round(&mut y, [2, 6, 10, 14]);
+            scalar_quarter_round(&mut y, [3, 7, 11, 15]);
+        }
+        quarter_round_pair!(x, [0, 5, 10, 15], [1, 6, 11, 12]);
+        if SCALAR {
+            scalar_quarter_round(&mut y, [0, 5, 10, 15]);
+            scalar_quarter_round(&mut y, [1, 6, 11, 12]);
+        }
+        quarter_round_pair!(x, [2, 7, 8, 13], [3, 4, 9, 14]);
+        if SCALAR {
+            scalar_quarter_round(&mut y, [2, 7, 8, 13]);
+            scalar_quarter_round(&mut y, [3, 4, 9, 14]);
+        }
+    }
+    for (v, i) in x.iter_mut().zip(input) {
+        *v = _mm_add_epi32(*v, i);
+    }
+    let mut fifth = [_mm_setzero_si128(); 4];
+    if SCALAR {
+        let word = |i: usize| y[i].wrapping_add(scalar_input[i]) as i32;
+        for (r, row) in fifth.iter_mut().enumerate() {
+            *row = _mm_set_epi32(word(4 * r + 3), word(4 * r + 2), word(4 * r + 1), word(4 * r));
+        }
+    }
+    (transpose(&x), fifth)
+}
+
+/// RFC 8439 §2.1 on one block's words in general-purpose registers (`rol` has 1-cycle
+/// latency there; LLVM keeps it scalar, as the disassembly of the loop shows: 32 `rol`
+/// per double round).
+#[inline(always)]
+fn scalar_quarter_round(x: &mut [u32; 16], [a, b, c, d]: [usize; 4]) {
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(16);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(12);
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(8);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(7);
+}
+
+/// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn transpose(x: &[__m128i; 16]) -> [Rows; 4] {
+    let mut out = [[_mm_setzero_si128(); 4]; 4];
+    for r in 0..4 {
+        let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
+        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K):
+        //
+        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]      unpacklo32(w0, w1) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
+        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]      unpacklo32(w2, w3) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
+        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]      unpackhi32(w0, w1) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
+        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]      unpackhi32(w2, w3) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
+        //
+        //   unpacklo64(t0, t1) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
+        //   unpackhi64(t0, t1) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
+        //   unpacklo64(t2, t3) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
+        //   unpackhi64(t2, t3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
+        let t0 = _mm_unpacklo_epi32(w0, w1);
+        let t1 = _mm_unpacklo_epi32(w2, w3);
+        let t2 = _mm_unpackhi_epi32(w0, w1);
+        let t3 = _mm_unpackhi_epi32(w2, w3);
+        out[0][r] = _mm_unpacklo_epi64(t0, t1);
+        out[1][r] = _mm_unpackhi_epi64(t0, t1);
+        out[2][r] = _mm_unpacklo_epi64(t2, t3);
+        out[3][r] = _mm_unpackhi_epi64(t2, t3);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
+// ---------------------------------------------------------------------------------------
+
+/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
+/// interleaved (they cost about the latency of one while the vector ports have room).
+#[inline]
+#[target_feature(enable = "sse2")]
+fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: u64) -> [Rows; N] {
+    let mut input = [[_mm_setzero_si128(); 4]; N];
+    for (k, rows) in input.iter_mut().enumerate() {
+        let w = state.words_at(counter.wrapping_add(k as u64));
+        for (r, row) in rows.iter_mut().enumerate() {
+            *row =
+                _mm_set_epi32(w[4 * r + 3] as i32, w[4 * r + 2] as i32, w[4 * r + 1] as i32, w[4 * r] as i32);
+        }
+    }
+    let mut x = input;
+    row_rounds::<R, N>(&mut x);
+    for (rows, input) in x.iter_mut().zip(&input) {
+        for (v, &i) in rows.iter_mut().zip(input) {
+            *v = _mm_add_epi32(*v, i);
+        }
+    }
+    x
+}
+
+/// `R::DOUBLE_ROUNDS` double rounds on N blocks in row layout.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
+    for _ in 0..R::DOUBLE_ROUNDS {
+        row_quarter_rounds(x);
+        // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
+        // c, rotate 7) and the first one the next round reads (a += b), so shuffling it would
+        // add a shuffle to every round's chain; a, c and d are finished earlier and turn while
+        // b is computed. Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+        //
+        //   a = [a0 a1 a2 a3] -> pshufd 0x93 -> [a3 a0 a1 a2]
+        //   b = [b0 b1 b2 b3]                   [b0 b1 b2 b3]
+        //   c = [c0 c1 c2 c3] -> pshufd 0x39 -> [c1 c2 c3 c0]
+        //   d = [d0 d1 d2 d3] -> pshufd 0x4e -> [d2 d3 d0 d1]
+        //
+        // lane 1 = quarter round (0, 5, 10, 15), lane 2 = (1, 6, 11, 12), lane 3 = (2, 7, 8,
+        // 13), lane 0 = (3, 4, 9, 14).
+        for rows in x.iter_mut() {
+            rows[0] = _mm_shuffle_epi32::<0x93>(rows[0]);
+            rows[2] = _mm_shuffle_epi32::<0x39>(rows[2]);
+            rows[3] = _mm_shuffle_epi32::<0x4e>(rows[3]);
+        }
+        row_quarter_rounds(x);
+        // Diagonals back to columns: the inverse lane rotations (0x39 undoes 0x93 and back,
+        // 0x4e is its own inverse).
+        for rows in x.iter_mut() {
+            rows[0] = _mm_shuffle_epi32::<0x39>(rows[0]);
+            rows[2] = _mm_shuffle_epi32::<0x93>(rows[2]);
+            rows[3] = _mm_shuffle_epi32::<0x4e>(rows[3]);
+        }
+    }
+}
+
+/// Four quarter rounds per block, one per lane, for N blocks step by step.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn row_quarter_rounds<const N: usize>(x: &mut [Rows; N]) {
+    for [a, b, _, d] in x.iter_mut() {
+        *a = _mm_add_epi32(*a, *b);
+        *d = rotl16(_mm_xor_si128(*d, *a));
+    }
+    for [_, b, c, d] in x.iter_mut() {
+        *c = _mm_add_epi32(*c, *d);
+        *b = rotl::<12, 20>(_mm_xor_si128(*b, *c));
+    }
+    for [a, b, _, d] in x.iter_mut() {
+        *a = _mm_add_epi32(*a, *b);
+        *d = rotl::<8, 24>(_mm_xor_si128(*d, *a));
+    }
+    for [_, b, c, d] in x.iter_mut() {
+        *c = _mm_add_epi32(*c, *d);
+        *b = rotl::<7, 25>(_mm_xor_si128(*b, *c));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Rotations: SSE2 has no rotate and no byte shuffle (`pshufb` is SSSE3).
+// ---------------------------------------------------------------------------------------
+
+/// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped, in two word
+/// shuffles (one instruction fewer than the shifts and `or`, same latency).
+///
+/// ```text
+///   16-bit words  [w0 w1 | w2 w3 | w4 w5 | w6 w7]      (lane = wN wN+1, low word first)
+///   pshuflw 0xb1  [w1 w0 | w3 w2 | w4 w5 | w6 w7]      low 64 bits: word order 1 0 3 2
+///   pshufhw 0xb1  [w1 w0 | w3 w2 | w5 w4 | w7 w6]      high 64 bits: word order 5 4 7 6
+/// ```
+#[inline]
+#[target_feature(enable = "sse2")]
+fn rotl16(x: __m128i) -> __m128i {
+    _mm_shufflehi_epi16::<0xb1>(_mm_shufflelo_epi16::<0xb1>(x))
+}
+
+/// Each 32-bit lane rotated left by `L` (`R` = 32 − `L`): two shifts and an `or`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
+    const { assert!(L + R == 32) };
+    _mm_or_si128(_mm_slli_epi32::<L>(x), _mm_srli_epi32::<R>(x))
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory: every pointer load and store of the module.
+// ---------------------------------------------------------------------------------------
+
+/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline]
+#[target_feature(enable = "sse2")]
+unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
+    for (r, &k) in ks.iter().enumerate() {
+        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+}
+
+/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
+/// pointers (in place) are fine.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline]
+#[target_feature(enable = "sse2")]
+unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
+    // SAFETY: the caller vouches for 16 readable bytes at `inp`; loadu has no alignment need.
+    let data = unsafe { _mm_loadu_si128(inp.cast()) };
+    let sum = _mm_xor_si128(data, ks);
+    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
+    // `inp`, which was read in full above.
+    unsafe { _mm_storeu_si128(out.cast(), sum) };
+}
+
+/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
+/// XORed, 16 at a time from the registers and the last `len % 16` from `tail`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    store_block(tail, ks);
+    let len = rest.len();
+    let rows = len / 16;
+    let (head, mut bytes) = rest.split_at(rows * 16);
+    let (inp, out) = head.into_raw();
+    for (r, &k) in ks.iter().enumerate().take(rows) {
+        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
+        // disjoint: split from an InOutBuf).
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+    bytes.xor_in2out(&tail[rows * 16..len]);
+}
+
+/// Stores a block's four rows into `out`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn store_block(out: &mut Block, ks: &Rows) {
+    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
+        store16(chunk.try_into().expect("16 bytes"), k);
+    }
+}
+
+/// Stores 16 bytes, unaligned.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn store16(out: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `out` is a unique reference to 16 bytes; storeu has no alignment need.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), v) };
+}
+
+/// Loads 16 bytes, unaligned.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn load16(bytes: &[u8; 16]) -> __m128i {
+    // SAFETY: `bytes` is a reference to 16 readable bytes; loadu has no alignment need.
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
