@@ -124,6 +124,8 @@ impl fmt::Debug for Backend {
 // The table: one line per backend, fastest first. The name is the module, the cfg value
 // (`build.rs` lists the same names), `Backend::name()` and the bench id.
 backends! {
+    /// AVX-512F + VL + BW, x86 and x86_64: [`crate::avx512`].
+    "avx512" => avx512::Avx512,
     /// Portable Rust, every CPU: [`crate::soft`].
     "soft" => soft::Soft,
 }

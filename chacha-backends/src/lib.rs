@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 
+#[cfg(chacha_enabled = "avx512")]
+pub mod avx512;
 mod backend;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;

@@ -1,0 +1,637 @@
+//! `avx512`: AVX-512 (F + VL + BW) kernels for x86 and x86_64.
+//!
+//! Kernels: 16 blocks word-sliced in zmm (15 or more blocks left), 8 blocks word-sliced
+//! in ymm (9–14 left, then rows), and row kernels (a block's four rows in four vectors, one
+//! block per 128-bit lane): 1 block in xmm, 2 in ymm, 3–4 in zmm, 5–8 as two interleaved
+//! chains. No request computes more than one block it does not use.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+use core::marker::PhantomData;
+
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+// AVX-512F: the 512-bit ops and `vprold`; AVX-512VL: `vprold` and the mask compares on
+// xmm/ymm; AVX-512BW: the byte-masked load/store of a partial last block.
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
+
+/// Proof that this CPU (and OS) runs AVX-512F, AVX-512VL and AVX-512BW; only
+/// [`detect`](Avx512::detect) creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// `Some` if this CPU runs AVX-512F, AVX-512VL and AVX-512BW with the OS saving the
+    /// 512-bit state (the probe is made once and cached).
+    pub fn detect() -> Option<Self> {
+        cpuid_avx512::get().then_some(Avx512(()))
+    }
+}
+
+impl Kernel for Avx512 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        let mut io = Io::<true>::xor(buf);
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { run::<R, V, true>(state, &mut io, tail) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        let mut io = Io::<false>::fill(out);
+        // Never written: a fill has no partial block.
+        let mut unused = [0u8; BLOCK_LEN];
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { run::<R, V, false>(state, &mut io, &mut unused) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { hchacha_row::<R>(key, input) }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory: the only pointer loads and stores of the module.
+// ---------------------------------------------------------------------------------------
+
+/// Where keystream goes: the caller's buffer as a cursor over raw pointers.
+///
+/// Invariant (established by the two constructors, kept by [`Io::put`]): `out` is valid
+/// for writing `len` bytes and, if `XOR`, `inp` is valid for reading `len` bytes; `inp`
+/// and `out` are the same or do not overlap (`InOutBuf` guarantees it). `XOR = false`
+/// (raw keystream) has `len` a multiple of 64 and never reads `inp`.
+struct Io<'a, const XOR: bool> {
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Io<'a, true> {
+    /// The cursor over a fused-XOR request.
+    #[inline(always)]
+    fn xor(buf: InOutBuf<'_, 'a, u8>) -> Self {
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        Io { inp, out, len, _buf: PhantomData }
+    }
+}
+
+impl<'a> Io<'a, false> {
+    /// The cursor over a raw-keystream request.
+    #[inline(always)]
+    fn fill(out: &'a mut [Block]) -> Self {
+        let len = out.len() * BLOCK_LEN;
+        Io { inp: core::ptr::null(), out: out.as_mut_ptr().cast(), len, _buf: PhantomData }
+    }
+}
+
+impl<const XOR: bool> Io<'_, XOR> {
+    /// Blocks still to write (a partial last block counts as one).
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.len.div_ceil(BLOCK_LEN)
+    }
+
+    /// Writes keystream block `ks` to the next output block (XORed with the input if
+    /// `XOR`). A partial last block is XORed through a byte mask and `ks` goes whole to
+    /// `tail`; with nothing left, `ks` is dropped (the spare lane of a wider kernel).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put(&mut self, ks: __m512i, tail: &mut Block) {
+        if self.len >= BLOCK_LEN {
+            let v = if XOR {
+                // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant).
+                let data = unsafe { _mm512_loadu_si512(self.inp.cast()) };
+                _mm512_xor_si512(data, ks)
+            } else {
+                ks
+            };
+            // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
+            unsafe { _mm512_storeu_si512(self.out.cast(), v) };
+            self.inp = self.inp.wrapping_add(BLOCK_LEN);
+            self.out = self.out.wrapping_add(BLOCK_LEN);
+            self.len -= BLOCK_LEN;
+        } else if XOR && self.len > 0 {
+            store_block(tail, ks);
+            // The first `len` (1..=63) bytes: masked-off bytes are neither read nor written,
+            // and cannot fault.
+            let mask: __mmask64 = (1u64 << self.len) - 1;
+            // SAFETY: the mask selects the first `len` bytes, readable at `inp` (the `Io` invariant).
+            let data = unsafe { _mm512_maskz_loadu_epi8(mask, self.inp.cast()) };
+            let v = _mm512_xor_si512(data, ks);
+            // SAFETY: the mask selects the first `len` bytes, writable at `out` (the `Io` invariant).
+            unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
+            self.len = 0;
+        }
+    }
+}
+
+/// `block = v`, 64 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_block(block: &mut Block, v: __m512i) {
+    // SAFETY: `block` is a `&mut [u8; 64]`: 64 writable bytes (no alignment needed).
+    unsafe { _mm512_storeu_si512(block.as_mut_ptr().cast(), v) }
+}
+
+/// `out = v`, 32 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_32(out: &mut [u8; 32], v: __m256i) {
+    // SAFETY: `out` is a `&mut [u8; 32]`: 32 writable bytes (no alignment needed).
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Width rules.
+// ---------------------------------------------------------------------------------------
+
+/// Every block of the request, widest kernel first, never more than one block computed
+/// that the request does not use.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
+    let mut counter = state.counter();
+    // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
+    while io.blocks() >= 15 {
+        for ks in sliced16::<R, V>(state, counter) {
+            io.put(ks, tail);
+        }
+        counter = counter.wrapping_add(16);
+    }
+    match io.blocks() {
+        0 => {}
+        1 => rows_1::<R, V, XOR>(state, counter, io, tail),
+        2 => rows_2::<R, V, XOR>(state, counter, io, tail),
+        3 | 4 => rows_4::<R, V, XOR>(state, counter, io, tail),
+        5 => rows_5::<R, V, XOR>(state, counter, io, tail),
+        6 => rows_6::<R, V, XOR>(state, counter, io, tail),
+        7 | 8 => rows_8::<R, V, XOR>(state, counter, io, tail),
+        _ => {
+            // 9..=14: eight word-sliced, then the rest in rows.
+            for ks in sliced8::<R, V>(state, counter) {
+                io.put(ks, tail);
+            }
+            counter = counter.wrapping_add(8);
+            match io.blocks() {
+                1 => rows_1::<R, V, XOR>(state, counter, io, tail),
+                2 => rows_2::<R, V, XOR>(state, counter, io, tail),
+                3 | 4 => rows_4::<R, V, XOR>(state, counter, io, tail),
+                5 => rows_5::<R, V, XOR>(state, counter, io, tail),
+                _ => rows_6::<R, V, XOR>(state, counter, io, tail),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Word-sliced kernels: vector `i` holds state word `i` of 16 (zmm) or 8 (ymm) blocks,
+// lane `j` = block `counter + j`. No shuffles in the rounds; one transpose at the end.
+// ---------------------------------------------------------------------------------------
+
+/// The column and diagonal quarter rounds, as (a, b, c, d) word indices.
+const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+const DIAGONALS: [[usize; 4]; 4] = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+
+macro_rules! sliced_double_round {
+    ($name:ident, $t:ty, $add:ident, $xor:ident, $rol:ident) => {
+        /// One double round on word-sliced state: the four quarter rounds of a round
+        /// side by side, step by step (four independent chains).
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+        fn $name(x: &mut [$t; 16]) {
+            for qs in [COLUMNS, DIAGONALS] {
+                for [a, b, _, d] in qs {
+                    x[a] = $add(x[a], x[b]);
+                    x[d] = $rol::<16>($xor(x[d], x[a]));
+                }
+                for [_, b, c, d] in qs {
+                    x[c] = $add(x[c], x[d]);
+                    x[b] = $rol::<12>($xor(x[b], x[c]));
+                }
+                for [a, b, _, d] in qs {
+                    x[a] = $add(x[a], x[b]);
+                    x[d] = $rol::<8>($xor(x[d], x[a]));
+                }
+                for [_, b, c, d] in qs {
+                    x[c] = $add(x[c], x[d]);
+                    x[b] = $rol::<7>($xor(x[b], x[c]));
+                }
+            }
+        }
+    };
+}
+
+sliced_double_round!(double_round_16, __m512i, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+sliced_double_round!(double_round_8, __m256i, _mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32);
+
+/// 16 blocks from `counter`, word-sliced in zmm; returns the keystream blocks in order.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced16<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
+    let w = state.words_at(counter);
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let mut input: [__m512i; 16] = core::array::from_fn(|i| _mm512_set1_epi32(w[i] as i32));
+    input[12] = _mm512_add_epi32(input[12], lane);
+    if V::COUNTER_WORDS == 2 {
+        // Legacy: a lane whose low word wrapped (is now below its offset) carries into word 13.
+        let carry = _mm512_cmplt_epu32_mask(input[12], lane);
+        input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
+    }
+    let mut x = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        double_round_16(&mut x);
+    }
+    for i in 0..16 {
+        x[i] = _mm512_add_epi32(x[i], input[i]);
+    }
+    transpose_16(x)
+}
+
+/// 8 blocks from `counter`, word-sliced in ymm (AVX-512VL `vprold`, 32 registers).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced8<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 8] {
+    let w = state.words_at(counter);
+    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let mut input: [__m256i; 16] = core::array::from_fn(|i| _mm256_set1_epi32(w[i] as i32));
+    input[12] = _mm256_add_epi32(input[12], lane);
+    if V::COUNTER_WORDS == 2 {
+        // Legacy: a lane whose low word wrapped (is now below its offset) carries into word 13.
+        let carry = _mm256_cmplt_epu32_mask(input[12], lane);
+        input[13] = _mm256_mask_add_epi32(input[13], carry, input[13], _mm256_set1_epi32(1));
+    }
+    let mut x = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        double_round_8(&mut x);
+    }
+    for i in 0..16 {
+        x[i] = _mm256_add_epi32(x[i], input[i]);
+    }
+    transpose_8(x)
+}
+
+/// Word-sliced zmm state (vector = word, lane = block) to 16 blocks, one zmm each.
+///
+/// Steps 1–2 work within each 128-bit lane `L` (blocks `4L..4L+3`), on words `4g..4g+3`:
+/// ```text
+///  v0 = [w0.b0 w0.b1 w0.b2 w0.b3] ...   (one 128-bit lane shown; w = word, b = block)
+///  v1 = [w1.b0 w1.b1 w1.b2 w1.b3]
+///  unpacklo_epi32(v0, v1) = [w0.b0 w1.b0 w0.b1 w1.b1]   t0 (t2 likewise from v2, v3)
+///  unpackhi_epi32(v0, v1) = [w0.b2 w1.b2 w0.b3 w1.b3]   t1 (t3 likewise)
+///  unpacklo_epi64(t0, t2) = [w0.b0 w1.b0 w2.b0 w3.b0]   words 0-3 of block 0 = r[g][0]
+///  unpackhi_epi64(t0, t2) = words 0-3 of block 1 = r[g][1];  t1, t3 give blocks 2, 3
+/// ```
+/// so `r[g][k]` holds, in 128-bit lane `L`, words `4g..4g+3` of block `4L + k`; steps 3–4
+/// ([`lanes_4x4`]) gather the four lanes `L` of `r[0..4][k]` into blocks `k, 4+k, 8+k, 12+k`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn transpose_16(x: [__m512i; 16]) -> [__m512i; 16] {
+    let r: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+        let v = &x[4 * g..4 * g + 4];
+        let t0 = _mm512_unpacklo_epi32(v[0], v[1]);
+        let t1 = _mm512_unpackhi_epi32(v[0], v[1]);
+        let t2 = _mm512_unpacklo_epi32(v[2], v[3]);
+        let t3 = _mm512_unpackhi_epi32(v[2], v[3]);
+        [
+            _mm512_unpacklo_epi64(t0, t2),
+            _mm512_unpackhi_epi64(t0, t2),
+            _mm512_unpacklo_epi64(t1, t3),
+            _mm512_unpackhi_epi64(t1, t3),
+        ]
+    });
+    let mut out = [_mm512_setzero_si512(); 16];
+    for k in 0..4 {
+        let [o0, o1, o2, o3] = lanes_4x4(r[0][k], r[1][k], r[2][k], r[3][k]);
+        out[k] = o0;
+        out[4 + k] = o1;
+        out[8 + k] = o2;
+        out[12 + k] = o3;
+    }
+    out
+}
+
+/// A 4×4 transpose of 128-bit lanes: lane `j` of `a, b, c, d` becomes output `j`.
+/// ```text
+///  a = [a0 a1 a2 a3]  b = [b0 b1 b2 b3]  c, d likewise        (one letter = 128 bits)
+///  s0 = shuffle_i32x4(a, b, 0x44) = [a0 a1 b0 b1]   s1 = (a, b, 0xEE) = [a2 a3 b2 b3]
+///  s2 = shuffle_i32x4(c, d, 0x44) = [c0 c1 d0 d1]   s3 = (c, d, 0xEE) = [c2 c3 d2 d3]
+///  o0 = shuffle_i32x4(s0, s2, 0x88) = [a0 b0 c0 d0] o1 = (s0, s2, 0xDD) = [a1 b1 c1 d1]
+///  o2 = shuffle_i32x4(s1, s3, 0x88) = [a2 b2 c2 d2] o3 = (s1, s3, 0xDD) = [a3 b3 c3 d3]
+/// ```
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn lanes_4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+    let s0 = _mm512_shuffle_i32x4::<0x44>(a, b);
+    let s1 = _mm512_shuffle_i32x4::<0xEE>(a, b);
+    let s2 = _mm512_shuffle_i32x4::<0x44>(c, d);
+    let s3 = _mm512_shuffle_i32x4::<0xEE>(c, d);
+    [
+        _mm512_shuffle_i32x4::<0x88>(s0, s2),
+        _mm512_shuffle_i32x4::<0xDD>(s0, s2),
+        _mm512_shuffle_i32x4::<0x88>(s1, s3),
+        _mm512_shuffle_i32x4::<0xDD>(s1, s3),
+    ]
+}
+
+/// Word-sliced ymm state (vector = word, lane = block) to 8 blocks, one zmm each.
+///
+/// Steps 1–2 as in [`transpose_16`], per 128-bit lane `L` (blocks `4L..4L+3`), give
+/// `r[g][k]` = [words `4g..4g+3` of block `k` | of block `4+k`]; then
+/// ```text
+///  permute2x128(r[0][k], r[1][k], 0x20) = [w0-3 | w4-7]   of block k   (0x31: block 4+k)
+///  permute2x128(r[2][k], r[3][k], 0x20) = [w8-11 | w12-15] of block k
+///  inserti64x4(first, second, 1)        = block k, 64 bytes
+/// ```
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn transpose_8(x: [__m256i; 16]) -> [__m512i; 8] {
+    let r: [[__m256i; 4]; 4] = core::array::from_fn(|g| {
+        let v = &x[4 * g..4 * g + 4];
+        let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
+        let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+        let t2 = _mm256_unpacklo_epi32(v[2], v[3]);
+        let t3 = _mm256_unpackhi_epi32(v[2], v[3]);
+        [
+            _mm256_unpacklo_epi64(t0, t2),
+            _mm256_unpackhi_epi64(t0, t2),
+            _mm256_unpacklo_epi64(t1, t3),
+            _mm256_unpackhi_epi64(t1, t3),
+        ]
+    });
+    let mut out = [_mm512_setzero_si512(); 8];
+    for k in 0..4 {
+        let join = |lo: __m256i, hi: __m256i| _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+        out[k] = join(
+            _mm256_permute2x128_si256::<0x20>(r[0][k], r[1][k]),
+            _mm256_permute2x128_si256::<0x20>(r[2][k], r[3][k]),
+        );
+        out[4 + k] = join(
+            _mm256_permute2x128_si256::<0x31>(r[0][k], r[1][k]),
+            _mm256_permute2x128_si256::<0x31>(r[2][k], r[3][k]),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Row kernels: a block's four rows (a = words 0-3, b = 4-7, c = 8-11, d = 12-15) in four
+// vectors, one block per 128-bit lane: 1 block in xmm, 2 in ymm, 4 in zmm. Several
+// independent such chains interleave step by step to hide each other's latency.
+// ---------------------------------------------------------------------------------------
+
+/// The four rows of 1, 2 or 4 blocks (one block per 128-bit lane).
+#[derive(Clone, Copy)]
+struct Rows<T> {
+    a: T,
+    b: T,
+    c: T,
+    d: T,
+}
+
+macro_rules! rows_impl {
+    ($t:ty, $lanes:literal, $add:ident, $add64:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr) => {
+        impl Rows<$t> {
+            /// Blocks side by side in one vector.
+            const LANES: usize = $lanes;
+
+            /// Blocks `counter ..` of `state` in rows; lane `j` has counter `counter + j`
+            /// (a 64-bit add of the lane offset for `Legacy`, so word 12 carries into 13).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+                let w = state.words_at(counter);
+                let row = |i: usize| {
+                    $broadcast(_mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32))
+                };
+                let d =
+                    if V::COUNTER_WORDS == 2 { $add64(row(12), $offsets) } else { $add(row(12), $offsets) };
+                Rows { a: row(0), b: row(4), c: row(8), d }
+            }
+
+            /// `a += b; d ^= a; d <<<= N` (steps 1 and 3 of a quarter round).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn ad<const N: i32>(&mut self) {
+                self.a = $add(self.a, self.b);
+                self.d = $rol::<N>($xor(self.d, self.a));
+            }
+
+            /// `c += d; b ^= c; b <<<= N` (steps 2 and 4 of a quarter round).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn cb<const N: i32>(&mut self) {
+                self.c = $add(self.c, self.d);
+                self.b = $rol::<N>($xor(self.b, self.c));
+            }
+
+            /// Lines the diagonals up in lanes, moving a, c, d and leaving b, which the
+            /// round ends on, in place (the shuffles stay off the dependency chain):
+            /// ```text
+            ///  a = [a0 a1 a2 a3] -> shuffle 0x93 -> [a3 a0 a1 a2]
+            ///  b = [b0 b1 b2 b3]                     (in place)
+            ///  c = [c0 c1 c2 c3] -> shuffle 0x39 -> [c1 c2 c3 c0]
+            ///  d = [d0 d1 d2 d3] -> shuffle 0x4E -> [d2 d3 d0 d1]
+            /// ```
+            /// column `i` is then (a[i-1], b[i], c[i+1], d[i+2]): the diagonals
+            /// (3,4,9,14), (0,5,10,15), (1,6,11,12), (2,7,8,13).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn diagonalize(&mut self) {
+                self.a = $shuf::<0x93>(self.a);
+                self.c = $shuf::<0x39>(self.c);
+                self.d = $shuf::<0x4E>(self.d);
+            }
+
+            /// The inverse of [`diagonalize`](Self::diagonalize).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn undiagonalize(&mut self) {
+                self.a = $shuf::<0x39>(self.a);
+                self.c = $shuf::<0x93>(self.c);
+                self.d = $shuf::<0x4E>(self.d);
+            }
+
+            /// The feed-forward: `self += input`, row by row.
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn add(&mut self, input: &Self) {
+                self.a = $add(self.a, input.a);
+                self.b = $add(self.b, input.b);
+                self.c = $add(self.c, input.c);
+                self.d = $add(self.d, input.d);
+            }
+        }
+    };
+}
+
+rows_impl!(
+    __m128i,
+    1,
+    _mm_add_epi32,
+    _mm_add_epi64,
+    _mm_xor_si128,
+    _mm_rol_epi32,
+    _mm_shuffle_epi32,
+    core::convert::identity,
+    _mm_setzero_si128()
+);
+rows_impl!(
+    __m256i,
+    2,
+    _mm256_add_epi32,
+    _mm256_add_epi64,
+    _mm256_xor_si256,
+    _mm256_rol_epi32,
+    _mm256_shuffle_epi32,
+    _mm256_broadcastsi128_si256,
+    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0)
+);
+rows_impl!(
+    __m512i,
+    4,
+    _mm512_add_epi32,
+    _mm512_add_epi64,
+    _mm512_xor_si512,
+    _mm512_rol_epi32,
+    _mm512_shuffle_epi32,
+    _mm512_broadcast_i32x4,
+    _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0)
+);
+
+impl Rows<__m128i> {
+    /// The block as one zmm:
+    /// ```text
+    ///  [a | b] (ymm), [c | d] (ymm) -> inserti64x4 -> [a | b | c | d]
+    /// ```
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn blocks(self) -> [__m512i; 1] {
+        let ab = _mm256_set_m128i(self.b, self.a);
+        let cd = _mm256_set_m128i(self.d, self.c);
+        [_mm512_inserti64x4::<1>(_mm512_castsi256_si512(ab), cd)]
+    }
+}
+
+impl Rows<__m256i> {
+    /// The two blocks as zmm each:
+    /// ```text
+    ///  ab = [a0 a1 b0 b1]  cd = [c0 c1 d0 d1]        (inserti64x4; one letter = 128 bits)
+    ///  shuffle_i32x4(ab, cd, 0x88) = [a0 b0 c0 d0]   block 0
+    ///  shuffle_i32x4(ab, cd, 0xDD) = [a1 b1 c1 d1]   block 1
+    /// ```
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn blocks(self) -> [__m512i; 2] {
+        let ab = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(self.a), self.b);
+        let cd = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(self.c), self.d);
+        [_mm512_shuffle_i32x4::<0x88>(ab, cd), _mm512_shuffle_i32x4::<0xDD>(ab, cd)]
+    }
+}
+
+impl Rows<__m512i> {
+    /// The four blocks as zmm each ([`lanes_4x4`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn blocks(self) -> [__m512i; 4] {
+        lanes_4x4(self.a, self.b, self.c, self.d)
+    }
+}
+
+/// `R::DOUBLE_ROUNDS` double rounds on independent row chains, interleaved step by step.
+macro_rules! row_double_rounds {
+    ($r:ty; $($x:ident),+) => {
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
+            $( $x.ad::<16>(); )+
+            $( $x.cb::<12>(); )+
+            $( $x.ad::<8>(); )+
+            $( $x.cb::<7>(); )+
+            $( $x.diagonalize(); )+
+            $( $x.ad::<16>(); )+
+            $( $x.cb::<12>(); )+
+            $( $x.ad::<8>(); )+
+            $( $x.cb::<7>(); )+
+            $( $x.undiagonalize(); )+
+        }
+    };
+}
+
+/// A row kernel over one or more chains, each named `(state, input copy): type`, the
+/// blocks from `counter` on in chain order.
+macro_rules! rows_kernel {
+    ($(#[$doc:meta])* $name:ident: $(($x:ident, $i:ident): $t:ty),+) => {
+        $(#[$doc])*
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+        fn $name<R: Rounds, V: Variant, const XOR: bool>(
+            state: &State<V>,
+            counter: u64,
+            io: &mut Io<'_, XOR>,
+            tail: &mut Block,
+        ) {
+            let at = counter;
+            $(
+                let $i = Rows::<$t>::at(state, at);
+                let at = at.wrapping_add(Rows::<$t>::LANES as u64);
+            )+
+            let _ = at;
+            $( let mut $x = $i; )+
+            row_double_rounds!(R; $($x),+);
+            $(
+                $x.add(&$i);
+                for ks in $x.blocks() {
+                    io.put(ks, tail);
+                }
+            )+
+        }
+    };
+}
+
+rows_kernel!(
+    /// 1 block in xmm.
+    rows_1: (x0, i0): __m128i
+);
+rows_kernel!(
+    /// 2 blocks in ymm.
+    rows_2: (x0, i0): __m256i
+);
+rows_kernel!(
+    /// 3 or 4 blocks in zmm.
+    rows_4: (x0, i0): __m512i
+);
+rows_kernel!(
+    /// 5 blocks: zmm and xmm chains.
+    rows_5: (x0, i0): __m512i, (x1, i1): __m128i
+);
+rows_kernel!(
+    /// 6 blocks: zmm and ymm chains.
+    rows_6: (x0, i0): __m512i, (x1, i1): __m256i
+);
+rows_kernel!(
+    /// 7 or 8 blocks: two zmm chains.
+    rows_8: (x0, i0): __m512i, (x1, i1): __m512i
+);
+
+/// HChaCha on one block in rows: the rounds without the feed-forward, then words 0–3 and
+/// 12–15.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn hchacha_row<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let word = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let row = |b: &[u8]| _mm_setr_epi32(word(&b[0..]), word(&b[4..]), word(&b[8..]), word(&b[12..]));
+    let c = CONSTANTS.map(|w| w as i32);
+    let mut x = Rows::<__m128i> {
+        a: _mm_setr_epi32(c[0], c[1], c[2], c[3]),
+        b: row(&key[..16]),
+        c: row(&key[16..]),
+        d: row(input),
+    };
+    row_double_rounds!(R; x);
+    let mut out = [0u8; 32];
+    store_32(&mut out, _mm256_set_m128i(x.d, x.a));
+    out
+}
