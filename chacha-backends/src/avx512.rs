@@ -60,7 +60,8 @@ impl Kernel for Avx512 {
 
 /// Where keystream goes: the caller's buffer as a cursor over raw pointers.
 ///
-/// Invariant (established by the two constructors, kept by [`Io::put`]): `out` is valid
+/// Invariant (established by the two constructors, kept by [`Io::put_whole`] and
+/// [`Io::put_last`]): `out` is valid
 /// for writing `len` bytes and, if `XOR`, `inp` is valid for reading `len` bytes; `inp`
 /// and `out` are the same or do not overlap (`InOutBuf` guarantees it). `XOR = false`
 /// (raw keystream) has `len` a multiple of 64 and never reads `inp`.
@@ -104,30 +105,53 @@ impl<const XOR: bool> Io<'_, XOR> {
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put(&mut self, ks: __m512i, tail: &mut Block) {
         if self.len >= BLOCK_LEN {
-            let v = if XOR {
-                // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant).
-                let data = unsafe { _mm512_loadu_si512(self.inp.cast()) };
-                _mm512_xor_si512(data, ks)
-            } else {
-                ks
-            };
-            // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
-            unsafe { _mm512_storeu_si512(self.out.cast(), v) };
-            self.inp = self.inp.wrapping_add(BLOCK_LEN);
-            self.out = self.out.wrapping_add(BLOCK_LEN);
-            self.len -= BLOCK_LEN;
+            self.put_whole(ks);
         } else if XOR && self.len > 0 {
-            store_block(tail, ks);
-            // The first `len` (1..=63) bytes: masked-off bytes are neither read nor written,
-            // and cannot fault.
-            let mask: __mmask64 = (1u64 << self.len) - 1;
-            // SAFETY: the mask selects the first `len` bytes, readable at `inp` (the `Io` invariant).
-            let data = unsafe { _mm512_maskz_loadu_epi8(mask, self.inp.cast()) };
-            let v = _mm512_xor_si512(data, ks);
-            // SAFETY: the mask selects the first `len` bytes, writable at `out` (the `Io` invariant).
-            unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
-            self.len = 0;
+            self.put_last(ks, tail);
         }
+    }
+
+    /// A whole block: `len >= 64`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_whole(&mut self, ks: __m512i) {
+        assert!(self.len >= BLOCK_LEN);
+        let v = if XOR {
+            // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant).
+            let data = unsafe { _mm512_loadu_si512(self.inp.cast()) };
+            _mm512_xor_si512(data, ks)
+        } else {
+            ks
+        };
+        // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
+        unsafe { _mm512_storeu_si512(self.out.cast(), v) };
+        self.inp = self.inp.wrapping_add(BLOCK_LEN);
+        self.out = self.out.wrapping_add(BLOCK_LEN);
+        self.len -= BLOCK_LEN;
+    }
+
+    /// The partial last block (`len < 64`; nothing for `len == 0`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_last(&mut self, ks: __m512i, tail: &mut Block) {
+        assert!(self.len < BLOCK_LEN);
+        if self.len == 0 {
+            return;
+        }
+        store_block(tail, ks);
+        // The first `len` (1..=63) bytes: masked-off bytes are neither read nor written,
+        // and cannot fault.
+        let mask: __mmask64 = (1u64 << self.len) - 1;
+        let data = if XOR {
+            // SAFETY: the mask selects the first `len` bytes, readable at `inp` (the `Io` invariant).
+            unsafe { _mm512_maskz_loadu_epi8(mask, self.inp.cast()) }
+        } else {
+            _mm512_setzero_si512()
+        };
+        let v = _mm512_xor_si512(data, ks);
+        // SAFETY: the mask selects the first `len` bytes, writable at `out` (the `Io` invariant).
+        unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
+        self.len = 0;
     }
 }
 
@@ -158,11 +182,8 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
     let mut counter = state.counter();
     // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
-    while io.blocks() >= 15 {
-        for ks in sliced16::<R, V>(state, counter) {
-            io.put(ks, tail);
-        }
-        counter = counter.wrapping_add(16);
+    if io.blocks() >= 15 {
+        counter = bulk16::<R, V, XOR>(state, counter, io, tail);
     }
     match io.blocks() {
         0 => {}
@@ -194,41 +215,44 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_,
 // lane `j` = block `counter + j`. No shuffles in the rounds; one transpose at the end.
 // ---------------------------------------------------------------------------------------
 
-/// The column and diagonal quarter rounds, as (a, b, c, d) word indices.
-const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
-const DIAGONALS: [[usize; 4]; 4] = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
-
+// Macros, not functions: `#[inline]` is only a hint (and `#[inline(always)]` is not
+// allowed on `#[target_feature]` functions), and an out-of-line double round passes the
+// sixteen vectors through memory. Literal indices, so every word stays in a register.
 macro_rules! sliced_double_round {
-    ($name:ident, $t:ty, $add:ident, $xor:ident, $rol:ident) => {
-        /// One double round on word-sliced state: the four quarter rounds of a round
-        /// side by side, step by step (four independent chains).
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-        fn $name(x: &mut [$t; 16]) {
-            for qs in [COLUMNS, DIAGONALS] {
-                for [a, b, _, d] in qs {
-                    x[a] = $add(x[a], x[b]);
-                    x[d] = $rol::<16>($xor(x[d], x[a]));
-                }
-                for [_, b, c, d] in qs {
-                    x[c] = $add(x[c], x[d]);
-                    x[b] = $rol::<12>($xor(x[b], x[c]));
-                }
-                for [a, b, _, d] in qs {
-                    x[a] = $add(x[a], x[b]);
-                    x[d] = $rol::<8>($xor(x[d], x[a]));
-                }
-                for [_, b, c, d] in qs {
-                    x[c] = $add(x[c], x[d]);
-                    x[b] = $rol::<7>($xor(x[b], x[c]));
-                }
-            }
-        }
+    ($x:ident, $add:ident, $xor:ident, $rol:ident) => {
+        sliced_round!($x, $add, $xor, $rol; [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
+        sliced_round!($x, $add, $xor, $rol; [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
     };
 }
 
-sliced_double_round!(double_round_16, __m512i, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
-sliced_double_round!(double_round_8, __m256i, _mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32);
+/// Four quarter rounds (a, b, c, d word indices) side by side, step by step: four
+/// independent dependency chains.
+macro_rules! sliced_round {
+    ($x:ident, $add:ident, $xor:ident, $rol:ident; $([$a:literal, $b:literal, $c:literal, $d:literal]),+) => {
+        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<16>($xor($x[$d], $x[$a])); )+
+        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<12>($xor($x[$b], $x[$c])); )+
+        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<8>($xor($x[$d], $x[$a])); )+
+        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<7>($xor($x[$b], $x[$c])); )+
+    };
+}
+
+/// 16 blocks at a time while 15 or more are left; returns the next counter.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn bulk16<R: Rounds, V: Variant, const XOR: bool>(
+    state: &State<V>,
+    mut counter: u64,
+    io: &mut Io<'_, XOR>,
+    tail: &mut Block,
+) -> u64 {
+    while io.blocks() >= 15 {
+        for ks in sliced16::<R, V>(state, counter) {
+            io.put(ks, tail);
+        }
+        counter = counter.wrapping_add(16);
+    }
+    counter
+}
 
 /// 16 blocks from `counter`, word-sliced in zmm; returns the keystream blocks in order.
 #[inline]
@@ -245,7 +269,7 @@ fn sliced16<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 
     }
     let mut x = input;
     for _ in 0..R::DOUBLE_ROUNDS {
-        double_round_16(&mut x);
+        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     }
     for i in 0..16 {
         x[i] = _mm512_add_epi32(x[i], input[i]);
@@ -268,7 +292,7 @@ fn sliced8<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 8
     }
     let mut x = input;
     for _ in 0..R::DOUBLE_ROUNDS {
-        double_round_8(&mut x);
+        sliced_double_round!(x, _mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32);
     }
     for i in 0..16 {
         x[i] = _mm256_add_epi32(x[i], input[i]);
