@@ -98,6 +98,22 @@ impl<const XOR: bool> Io<'_, XOR> {
         self.len.div_ceil(BLOCK_LEN)
     }
 
+    /// Writes the keystream blocks `ks` to the next output blocks, in order: straight-line
+    /// code when all of them are whole (the bulk case), block by block otherwise.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_all<const N: usize>(&mut self, ks: [__m512i; N], tail: &mut Block) {
+        if self.len >= N * BLOCK_LEN {
+            for k in ks {
+                self.put_whole(k);
+            }
+        } else {
+            for k in ks {
+                self.put(k, tail);
+            }
+        }
+    }
+
     /// Writes keystream block `ks` to the next output block (XORed with the input if
     /// `XOR`). A partial last block is XORed through a byte mask and `ks` goes whole to
     /// `tail`; with nothing left, `ks` is dropped (the spare lane of a wider kernel).
@@ -163,6 +179,15 @@ fn store_block(block: &mut Block, v: __m512i) {
     unsafe { _mm512_storeu_si512(block.as_mut_ptr().cast(), v) }
 }
 
+/// The 16 words as one zmm (little-endian, word 0 first).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn load_words(words: &[u32; 16]) -> __m512i {
+    // SAFETY: `words` is a `&[u32; 16]`: 64 readable bytes (no alignment needed).
+    unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+}
+
 /// `out = v`, 32 bytes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
@@ -176,14 +201,27 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 // ---------------------------------------------------------------------------------------
 
 /// Every block of the request, widest kernel first, never more than one block computed
-/// that the request does not use.
+/// that the request does not use:
+///
+/// | blocks left | kernel |
+/// |---|---|
+/// | ≥ 17 (x86_64) | 16 word-sliced in zmm + 1 in general-purpose registers, repeated |
+/// | 15, 16 (≥ 15 on x86) | 16 word-sliced in zmm |
+/// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
     let mut counter = state.counter();
+    // The 17-block loop needs 64-bit general-purpose registers for its 17th block.
+    #[cfg(target_arch = "x86_64")]
+    while io.blocks() >= 17 {
+        sliced16::<R, V, XOR, true>(state, counter, io, tail);
+        counter = counter.wrapping_add(17);
+    }
     // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
-    if io.blocks() >= 15 {
-        counter = bulk16::<R, V, XOR>(state, counter, io, tail);
+    while io.blocks() >= 15 {
+        sliced16::<R, V, XOR, false>(state, counter, io, tail);
+        counter = counter.wrapping_add(16);
     }
     match io.blocks() {
         0 => {}
@@ -193,25 +231,16 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_,
         5 => rows_5::<R, V, XOR>(state, counter, io, tail),
         6 => rows_6::<R, V, XOR>(state, counter, io, tail),
         7 | 8 => rows_8::<R, V, XOR>(state, counter, io, tail),
-        _ => {
-            // 9..=14: eight word-sliced, then the rest in rows.
-            for ks in sliced8::<R, V>(state, counter) {
-                io.put(ks, tail);
-            }
-            counter = counter.wrapping_add(8);
-            match io.blocks() {
-                1 => rows_1::<R, V, XOR>(state, counter, io, tail),
-                2 => rows_2::<R, V, XOR>(state, counter, io, tail),
-                3 | 4 => rows_4::<R, V, XOR>(state, counter, io, tail),
-                5 => rows_5::<R, V, XOR>(state, counter, io, tail),
-                _ => rows_6::<R, V, XOR>(state, counter, io, tail),
-            }
-        }
+        9 => rows_9::<R, V, XOR>(state, counter, io, tail),
+        10 => rows_10::<R, V, XOR>(state, counter, io, tail),
+        11 | 12 => rows_12::<R, V, XOR>(state, counter, io, tail),
+        13 => rows_13::<R, V, XOR>(state, counter, io, tail),
+        _ => rows_14::<R, V, XOR>(state, counter, io, tail),
     }
 }
 
 // ---------------------------------------------------------------------------------------
-// Word-sliced kernels: vector `i` holds state word `i` of 16 (zmm) or 8 (ymm) blocks,
+// Word-sliced kernel: vector `i` holds state word `i` of 16 blocks (zmm),
 // lane `j` = block `counter + j`. No shuffles in the rounds; one transpose at the end.
 // ---------------------------------------------------------------------------------------
 
@@ -236,28 +265,24 @@ macro_rules! sliced_round {
     };
 }
 
-/// 16 blocks at a time while 15 or more are left; returns the next counter.
+/// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order; with `GPR`
+/// (x86_64 only) also block `counter + 16` in general-purpose registers, its rounds in
+/// the same loop.
+///
+/// The integer ALUs are idle during the vector rounds, so the 17th block costs little;
+/// each of its quarter rounds is an `asm!` block so that LLVM cannot turn it back into
+/// vector code (which would compete for the vector pipes).
+///
+/// The kernel writes its blocks itself rather than returning them: if LLVM keeps it out
+/// of line, returning sixteen zmm would go through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn bulk16<R: Rounds, V: Variant, const XOR: bool>(
+fn sliced16<R: Rounds, V: Variant, const XOR: bool, const GPR: bool>(
     state: &State<V>,
-    mut counter: u64,
+    counter: u64,
     io: &mut Io<'_, XOR>,
     tail: &mut Block,
-) -> u64 {
-    while io.blocks() >= 15 {
-        for ks in sliced16::<R, V>(state, counter) {
-            io.put(ks, tail);
-        }
-        counter = counter.wrapping_add(16);
-    }
-    counter
-}
-
-/// 16 blocks from `counter`, word-sliced in zmm; returns the keystream blocks in order.
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced16<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
+) {
     let w = state.words_at(counter);
     let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let mut input: [__m512i; 16] = core::array::from_fn(|i| _mm512_set1_epi32(w[i] as i32));
@@ -268,36 +293,72 @@ fn sliced16<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 
         input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
     }
     let mut x = input;
+    #[cfg(target_arch = "x86_64")]
+    let s_in = state.words_at(counter.wrapping_add(16));
+    #[cfg(target_arch = "x86_64")]
+    let mut s = s_in;
     for _ in 0..R::DOUBLE_ROUNDS {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+        #[cfg(target_arch = "x86_64")]
+        if GPR {
+            gpr_double_round(&mut s);
+        }
     }
     for i in 0..16 {
         x[i] = _mm512_add_epi32(x[i], input[i]);
     }
-    transpose_16(x)
+    io.put_all(transpose_16(x), tail);
+    #[cfg(target_arch = "x86_64")]
+    if GPR {
+        // Through memory: built in registers, the zmm would take 16 `vpinsrd`/inserts on
+        // the vector ports.
+        let k: [u32; 16] = core::array::from_fn(|i| s[i].wrapping_add(s_in[i]));
+        io.put(load_words(&k), tail);
+    }
 }
 
-/// 8 blocks from `counter`, word-sliced in ymm (AVX-512VL `vprold`, 32 registers).
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced8<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 8] {
-    let w = state.words_at(counter);
-    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let mut input: [__m256i; 16] = core::array::from_fn(|i| _mm256_set1_epi32(w[i] as i32));
-    input[12] = _mm256_add_epi32(input[12], lane);
-    if V::COUNTER_WORDS == 2 {
-        // Legacy: a lane whose low word wrapped (is now below its offset) carries into word 13.
-        let carry = _mm256_cmplt_epu32_mask(input[12], lane);
-        input[13] = _mm256_mask_add_epi32(input[13], carry, input[13], _mm256_set1_epi32(1));
+/// One double round of one block in general-purpose registers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn gpr_double_round(s: &mut [u32; 16]) {
+    (s[0], s[4], s[8], s[12]) = gpr_quarter_round(s[0], s[4], s[8], s[12]);
+    (s[1], s[5], s[9], s[13]) = gpr_quarter_round(s[1], s[5], s[9], s[13]);
+    (s[2], s[6], s[10], s[14]) = gpr_quarter_round(s[2], s[6], s[10], s[14]);
+    (s[3], s[7], s[11], s[15]) = gpr_quarter_round(s[3], s[7], s[11], s[15]);
+    (s[0], s[5], s[10], s[15]) = gpr_quarter_round(s[0], s[5], s[10], s[15]);
+    (s[1], s[6], s[11], s[12]) = gpr_quarter_round(s[1], s[6], s[11], s[12]);
+    (s[2], s[7], s[8], s[13]) = gpr_quarter_round(s[2], s[7], s[8], s[13]);
+    (s[3], s[4], s[9], s[14]) = gpr_quarter_round(s[3], s[4], s[9], s[14]);
+}
+
+/// RFC 8439 §2.1 on four 32-bit general-purpose registers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn gpr_quarter_round(mut a: u32, mut b: u32, mut c: u32, mut d: u32) -> (u32, u32, u32, u32) {
+    // SAFETY: register-only arithmetic on the four operands (no memory, no stack); it
+    // clobbers only the flags, which `asm!` assumes clobbered without `preserves_flags`.
+    unsafe {
+        core::arch::asm!(
+            "add {a:e}, {b:e}",
+            "xor {d:e}, {a:e}",
+            "rol {d:e}, 16",
+            "add {c:e}, {d:e}",
+            "xor {b:e}, {c:e}",
+            "rol {b:e}, 12",
+            "add {a:e}, {b:e}",
+            "xor {d:e}, {a:e}",
+            "rol {d:e}, 8",
+            "add {c:e}, {d:e}",
+            "xor {b:e}, {c:e}",
+            "rol {b:e}, 7",
+            a = inout(reg) a,
+            b = inout(reg) b,
+            c = inout(reg) c,
+            d = inout(reg) d,
+            options(pure, nomem, nostack),
+        );
     }
-    let mut x = input;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        sliced_double_round!(x, _mm256_add_epi32, _mm256_xor_si256, _mm256_rol_epi32);
-    }
-    for i in 0..16 {
-        x[i] = _mm256_add_epi32(x[i], input[i]);
-    }
-    transpose_8(x)
+    (a, b, c, d)
 }
 
 /// Word-sliced zmm state (vector = word, lane = block) to 16 blocks, one zmm each.
@@ -361,46 +422,6 @@ fn lanes_4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
         _mm512_shuffle_i32x4::<0x88>(s1, s3),
         _mm512_shuffle_i32x4::<0xDD>(s1, s3),
     ]
-}
-
-/// Word-sliced ymm state (vector = word, lane = block) to 8 blocks, one zmm each.
-///
-/// Steps 1–2 as in [`transpose_16`], per 128-bit lane `L` (blocks `4L..4L+3`), give
-/// `r[g][k]` = [words `4g..4g+3` of block `k` | of block `4+k`]; then
-/// ```text
-///  permute2x128(r[0][k], r[1][k], 0x20) = [w0-3 | w4-7]   of block k   (0x31: block 4+k)
-///  permute2x128(r[2][k], r[3][k], 0x20) = [w8-11 | w12-15] of block k
-///  inserti64x4(first, second, 1)        = block k, 64 bytes
-/// ```
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn transpose_8(x: [__m256i; 16]) -> [__m512i; 8] {
-    let r: [[__m256i; 4]; 4] = core::array::from_fn(|g| {
-        let v = &x[4 * g..4 * g + 4];
-        let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
-        let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
-        let t2 = _mm256_unpacklo_epi32(v[2], v[3]);
-        let t3 = _mm256_unpackhi_epi32(v[2], v[3]);
-        [
-            _mm256_unpacklo_epi64(t0, t2),
-            _mm256_unpackhi_epi64(t0, t2),
-            _mm256_unpacklo_epi64(t1, t3),
-            _mm256_unpackhi_epi64(t1, t3),
-        ]
-    });
-    let mut out = [_mm512_setzero_si512(); 8];
-    for k in 0..4 {
-        let join = |lo: __m256i, hi: __m256i| _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
-        out[k] = join(
-            _mm256_permute2x128_si256::<0x20>(r[0][k], r[1][k]),
-            _mm256_permute2x128_si256::<0x20>(r[2][k], r[3][k]),
-        );
-        out[4 + k] = join(
-            _mm256_permute2x128_si256::<0x31>(r[0][k], r[1][k]),
-            _mm256_permute2x128_si256::<0x31>(r[2][k], r[3][k]),
-        );
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -608,9 +629,7 @@ macro_rules! rows_kernel {
             row_double_rounds!(R; $($x),+);
             $(
                 $x.add(&$i);
-                for ks in $x.blocks() {
-                    io.put(ks, tail);
-                }
+                io.put_all($x.blocks(), tail);
             )+
         }
     };
@@ -641,6 +660,27 @@ rows_kernel!(
     rows_8: (x0, i0): __m512i, (x1, i1): __m512i
 );
 
+rows_kernel!(
+    /// 9 blocks: two zmm chains and an xmm chain.
+    rows_9: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m128i
+);
+rows_kernel!(
+    /// 10 blocks: two zmm chains and a ymm chain.
+    rows_10: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m256i
+);
+rows_kernel!(
+    /// 11 or 12 blocks: three zmm chains.
+    rows_12: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i
+);
+
+rows_kernel!(
+    /// 13 blocks.
+    rows_13: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m128i
+);
+rows_kernel!(
+    /// 14 blocks.
+    rows_14: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m256i
+);
 /// HChaCha on one block in rows: the rounds without the feed-forward, then words 0–3 and
 /// 12–15.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
