@@ -1,9 +1,66 @@
 //! `avx512`: AVX-512 (F + VL + BW) kernels for x86 and x86_64.
 //!
-//! Kernels: 16 blocks word-sliced in zmm (15 or more blocks left), 8 blocks word-sliced
-//! in ymm (9–14 left, then rows), and row kernels (a block's four rows in four vectors, one
-//! block per 128-bit lane): 1 block in xmm, 2 in ymm, 3–4 in zmm, 5–8 as two interleaved
-//! chains. No request computes more than one block it does not use.
+//! # Kernels and widths
+//! A request of `n` blocks (a partial last block counts) runs, widest first, never
+//! computing more than one block it does not use:
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 17 (x86_64) | `sliced16` with `GPR`: 16 blocks in zmm + block 17 in general-purpose registers, repeated | word-sliced + scalar |
+//! | 15, 16 (x86: ≥ 15) | `sliced16`: 16 blocks in zmm, one spare lane for 15 | word-sliced |
+//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4) | rows |
+//!
+//! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
+//!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
+//!   `vpaddd`, 32 `vpxord`, 32 `vprold` (`_mm512_rol_epi32`), no spills — the same 96
+//!   vector instructions (98 with the loop counter) as OpenSSL's loop. The feed-forward is
+//!   followed by one 16×16 transpose (`transpose_16`) and the XOR with the input, 64
+//!   bytes at a time, fused into the stores.
+//! - **The 17th block** (x86_64): the integer ALUs idle during the vector rounds, so one
+//!   more block in general-purpose registers, in the same loop, is nearly free. Each of
+//!   its quarter rounds is a small `asm!` block with register operands, so LLVM cannot
+//!   turn it back into vector code. 32-bit x86 has too few registers and skips it.
+//! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
+//!   d = 12–15) in four vectors, one block per 128-bit lane; the diagonal round is
+//!   `vpshufd` within lanes on rows a, c and d (b, the row each round ends on, stays in
+//!   place, so the shuffles are off the dependency chain). Up to four independent chains
+//!   interleave step by step: each is a dependent chain, so two to four cost about one
+//!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
+//! - **Partial last block**: one byte-masked load and store (AVX-512BW, masked-off bytes
+//!   cannot fault) and its whole keystream to `tail`. `fill` (raw keystream) runs the same
+//!   width rules without the XOR.
+//!
+//! Every entry point is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]` and so
+//! is every helper inlined into it (no intrinsic is left out of line; the double rounds
+//! are macros so that no array of vectors goes through memory).
+//!
+//! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores; each
+//! line is one run, every figure next to it in the same process)
+//! - **Plain 16-block loop in bulk**: 0.465–0.471 ticks/B at 1 MiB against OpenSSL's
+//!   AVX-512 code at 0.427–0.435 (0.92×); with the 17th block in general-purpose
+//!   registers 0.419–0.425 (1.02–1.04× OpenSSL). Kept the 17-block loop.
+//! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
+//!   add, xor, rotate per quarter round): plain 0.491 vs 0.471, 17-block 0.437 vs 0.419
+//!   ticks/B at 1 MiB. Rejected.
+//! - **17th block assembled in registers** (`_mm512_setr_epi32`: 16 `vpinsrd`/inserts on
+//!   the vector ports) with the block stores in a loop LLVM did not unroll: 0.50–0.51
+//!   ticks/B, slower than the plain loop. Now it goes through a 64-byte local, and whole
+//!   blocks are stored by straight-line code (`Io::put_all`).
+//! - **8 blocks word-sliced in ymm** (`_mm256_rol_epi32`, 32 registers, 8×8 transpose)
+//!   against row chains, ticks per request (kernel only): 7 blocks 403–421 vs 277 (two
+//!   zmm chains), 8 blocks 385 vs 278–288, 9 blocks (8 + 1 row) 586–705 vs 405–472
+//!   (three chains), 10: 579–585 vs 394–396, 12: 568–576 vs 393, 14 (8 + 6 rows) 656–688
+//!   vs 502–519 (four chains). Removed. On Zen 4 (per PERF-NOTES: 512-bit ops split
+//!   over the 256-bit pipes, 2-cycle `vprold`) four zmm chains cost ≈ 120 zmm ops per
+//!   double round at ≈ 1.76 per cycle, about the 8-wide ymm kernel plus a row chain, so
+//!   the choice holds there.
+//! - **Four zmm row chains for 15–16 blocks**: 502–580 ticks vs 436–542 for `sliced16`.
+//!   Rejected.
+//! - **1 block in ymm** (one spare lane) instead of xmm: 242 / 259 ticks vs 251 / 257 for
+//!   a fresh 16 B / 64 B message: no difference. Kept xmm (no spare lane).
+//! - **Scalar single block**: `soft` takes 268–285 ticks for a fresh 16 B message vs
+//!   242–251 for the xmm row kernel here; PERF-NOTES has Zen 4 at ≈ 226 (vector) vs
+//!   ≈ 245 (`asm!` scalar prototype). Vector rows everywhere.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -446,7 +503,12 @@ macro_rules! rows_impl {
             const LANES: usize = $lanes;
 
             /// Blocks `counter ..` of `state` in rows; lane `j` has counter `counter + j`
-            /// (a 64-bit add of the lane offset for `Legacy`, so word 12 carries into 13).
+            /// (a 64-bit add of the lane offset for `Legacy`, so word 12 carries into 13):
+            /// ```text
+            ///  row i = [w(i) w(i+1) w(i+2) w(i+3)] broadcast to every 128-bit lane
+            ///  d     = [ctr n n n | ctr n n n | ...] + [0 0 0 0 | 1 0 0 0 | 2 0 0 0 | 3 0 0 0]
+            ///          (Legacy: [ctr_lo ctr_hi n n]; the offsets add as 64-bit lanes)
+            /// ```
             #[inline]
             #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
             fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
