@@ -6,9 +6,13 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 17 (x86_64) | `sliced16` with `GPR`: 16 blocks in zmm + block 17 in general-purpose registers, repeated | word-sliced + scalar |
-//! | 15, 16 (x86: ≥ 15) | `sliced16`: 16 blocks in zmm, one spare lane for 15 | word-sliced |
+//! | `k` × 17 (x86_64) | `sliced16` with `GPR`: 16 blocks in zmm + block 17 in general-purpose registers | word-sliced + scalar |
+//! | then 16 while ≥ 15 left | `sliced16`: 16 blocks in zmm, one spare lane for 15 | word-sliced |
 //! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4) | rows |
+//!
+//! `k` is the largest count with `n - 17 k` a multiple of 16 (`k ≡ n mod 16`; 0 on x86):
+//! as 16 and 17 are coprime, every request of 240 blocks or more is tiled exactly by
+//! 17- and 16-block steps, with no row tail (16 KiB = 16 × 16, 1 MiB = 960 × 17 + 4 × 16).
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
@@ -36,12 +40,24 @@
 //!
 //! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores; each
 //! line is one run, every figure next to it in the same process)
-//! - **Plain 16-block loop in bulk**: 0.465–0.471 ticks/B at 1 MiB against OpenSSL's
-//!   AVX-512 code at 0.427–0.435 (0.92×); with the 17th block in general-purpose
-//!   registers 0.419–0.425 (1.02–1.04× OpenSSL). Kept the 17-block loop.
+//! - **The 17th block in general-purpose registers** against the plain 16-block loop (both
+//!   inlined, two builds of this module in one process, OpenSSL's AVX-512 code beside
+//!   them), ticks/B, best of 200: ChaCha20 1 MiB 0.418–0.422 vs 0.420–0.427 (OpenSSL
+//!   0.423–0.434), 64 KiB 0.420 vs 0.426 (OpenSSL 0.433); ChaCha12 1 MiB 0.276–0.283 vs
+//!   0.277–0.297; ChaCha8 1 MiB 0.204–0.205 vs 0.202–0.208 — a 0–6 % gain on a quiet
+//!   machine (PERF-NOTES' Zen 4 prototype: +4 %, 1.02× OpenSSL). But while the other
+//!   core was busy compiling, the same comparison read 0.54–0.58 vs 0.44–0.46 (1 MiB):
+//!   the scalar block competes with whatever shares the integer ports. Kept, for the
+//!   quiet-machine gain, with exact 17/16 tiling: a plain 17-block loop left a 1-block
+//!   row tail at 16 KiB (255 + 1), ≈ 2.5 % of the request.
+//! - **The out-of-line 16-block kernel**: when LLVM kept `sliced16` out of line (two call
+//!   sites), the same loop measured 0.463–0.468 ticks/B at 1 MiB next to OpenSSL's
+//!   0.418–0.432 (≈ 0.9×); inlined, 0.420–0.443 next to 0.423–0.449 (≈ 1.0×).
+//!   The kernel now has one call site per width rule, and writes its blocks itself.
 //! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
-//!   add, xor, rotate per quarter round): plain 0.491 vs 0.471, 17-block 0.437 vs 0.419
-//!   ticks/B at 1 MiB. Rejected.
+//!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
+//!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
+//!   Rejected.
 //! - **17th block assembled in registers** (`_mm512_setr_epi32`: 16 `vpinsrd`/inserts on
 //!   the vector ports) with the block stores in a loop LLVM did not unroll: 0.50–0.51
 //!   ticks/B, slower than the plain loop. Now it goes through a 64-byte local, and whole
@@ -262,18 +278,28 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 ///
 /// | blocks left | kernel |
 /// |---|---|
-/// | ≥ 17 (x86_64) | 16 word-sliced in zmm + 1 in general-purpose registers, repeated |
-/// | 15, 16 (≥ 15 on x86) | 16 word-sliced in zmm |
+/// | `k` × 17 (x86_64) | 16 word-sliced in zmm + 1 in general-purpose registers |
+/// | then 16 while ≥ 15 left | 16 word-sliced in zmm |
 /// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
     let mut counter = state.counter();
-    // The 17-block loop needs 64-bit general-purpose registers for its 17th block.
+    // The 17-block kernel needs 64-bit general-purpose registers for its 17th block. As
+    // 16 and 17 are coprime, `n = 17 k + 16 m` exactly for every `n ≥ 240` (and for many
+    // smaller `n`): take the largest such `k` (`k ≡ n mod 16`), so the 16-block loop
+    // after it ends without a row tail.
     #[cfg(target_arch = "x86_64")]
-    while io.blocks() >= 17 {
-        sliced16::<R, V, XOR, true>(state, counter, io, tail);
-        counter = counter.wrapping_add(17);
+    {
+        let n = io.blocks();
+        let k0 = n % 16;
+        if 17 * k0 <= n {
+            let k = k0 + 16 * ((n - 17 * k0) / (17 * 16));
+            for _ in 0..k {
+                sliced16::<R, V, XOR, true>(state, counter, io, tail);
+                counter = counter.wrapping_add(17);
+            }
+        }
     }
     // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
     while io.blocks() >= 15 {
