@@ -6,13 +6,8 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | `k` × 17 (x86_64) | `sliced16` with `GPR`: 16 blocks in zmm + block 17 in general-purpose registers | word-sliced + scalar |
-//! | then 16 while ≥ 15 left | `sliced16`: 16 blocks in zmm, one spare lane for 15 | word-sliced |
+//! | ≥ 15 | `sliced16`: 16 blocks in zmm, repeated; one spare lane for 15 | word-sliced |
 //! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4) | rows |
-//!
-//! `k` is the largest count with `n - 17 k` a multiple of 16 (`k ≡ n mod 16`; 0 on x86):
-//! as 16 and 17 are coprime, every request of 240 blocks or more is tiled exactly by
-//! 17- and 16-block steps, with no row tail (16 KiB = 16 × 16, 1 MiB = 960 × 17 + 4 × 16).
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
@@ -20,10 +15,6 @@
 //!   vector instructions (98 with the loop counter) as OpenSSL's loop. The feed-forward is
 //!   followed by one 16×16 transpose (`transpose_16`) and the XOR with the input, 64
 //!   bytes at a time, fused into the stores.
-//! - **The 17th block** (x86_64): the integer ALUs idle during the vector rounds, so one
-//!   more block in general-purpose registers, in the same loop, is nearly free. Each of
-//!   its quarter rounds is a small `asm!` block with register operands, so LLVM cannot
-//!   turn it back into vector code. 32-bit x86 has too few registers and skips it.
 //! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
 //!   d = 12–15) in four vectors, one block per 128-bit lane; the diagonal round is
 //!   `vpshufd` within lanes on rows a, c and d (b, the row each round ends on, stays in
@@ -40,25 +31,25 @@
 //!
 //! Disassembly (release, ChaCha20): the 16-block double-round loop is 98 instructions
 //! (32 `vpaddd`, 32 `vpxord`, 32 `vprold`, `dec`, `jne`; no memory operands), 980 per KiB
-//! of keystream in the rounds; the 17-block loop is 230 (the same 96 vector instructions,
-//! 32 `add` + 32 `xor` + 32 `rol` for the scalar block, 36 stack moves of its words —
-//! 15 general registers do not hold 16 words and the loop's pointers — and the loop
-//! counter); the 4-block zmm row loop is 30 per double round per chain (24 ALU + 6
-//! `vpshufd`).
+//! of keystream in the rounds, plus ≈ 160 per KiB outside them (feed-forward, 64-shuffle
+//! transpose, 16 XOR-loads and 16 stores, setup); a zmm row chain is 30 instructions per
+//! double round (24 ALU + 6 `vpshufd`).
 //!
 //! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores, best of
 //! many interleaved samples; a range is over repeated runs, and every comparison is within
 //! one process)
-//! - **The 17th block in general-purpose registers** against the plain 16-block loop (both
-//!   inlined, two builds of this module in one process, OpenSSL's AVX-512 code beside
-//!   them), ticks/B, best of 200: ChaCha20 1 MiB 0.418–0.422 vs 0.420–0.427 (OpenSSL
-//!   0.423–0.434), 64 KiB 0.420 vs 0.426 (OpenSSL 0.433); ChaCha12 1 MiB 0.276–0.283 vs
-//!   0.277–0.297; ChaCha8 1 MiB 0.204–0.205 vs 0.202–0.208 — a 0–6 % gain on a quiet
-//!   machine (PERF-NOTES' Zen 4 prototype: +4 %, 1.02× OpenSSL). But while the other
-//!   core was busy compiling, the same comparison read 0.54–0.58 vs 0.44–0.46 (1 MiB):
-//!   the scalar block competes with whatever shares the integer ports. Kept, for the
-//!   quiet-machine gain, with exact 17/16 tiling: a plain 17-block loop left a 1-block
-//!   row tail at 16 KiB (255 + 1), ≈ 2.5 % of the request.
+//! - **A 17th block in general-purpose registers** beside the 16 vector blocks, in the
+//!   same loop (each quarter round a small `asm!` block with register operands so that
+//!   LLVM cannot vectorise it; 230 instructions per double round, 36 of them stack moves
+//!   of its words; requests tiled exactly by 17- and 16-block steps). Kernel-level, best
+//!   of 200 interleaved samples, two builds of this module in one process: ChaCha20
+//!   1 MiB 0.418–0.422 ticks/B vs 0.420–0.427 plain (OpenSSL 0.423–0.434), ChaCha12 1 MiB
+//!   0.276–0.283 vs 0.277–0.297, ChaCha8 0.204–0.205 vs 0.202–0.208: 0–6 % on a quiet
+//!   machine, but 0.54–0.58 vs 0.44–0.46 while the other core was busy. In the report's
+//!   sustained runs (ms batches) it lost: ChaCha20 1 MiB 0.69–0.98× OpenSSL against
+//!   0.95–1.03× for the plain loop (four runs each). Removed; PERF-NOTES' Zen 4 prototype
+//!   measured +4 % (1.02× vs 0.98× OpenSSL), so it is worth re-measuring there with the
+//!   report (it is in this file's history).
 //! - **The out-of-line 16-block kernel**: when LLVM kept `sliced16` out of line (two call
 //!   sites), the same loop measured 0.463–0.468 ticks/B at 1 MiB next to OpenSSL's
 //!   0.418–0.432 (≈ 0.9×); inlined, 0.420–0.443 next to 0.423–0.449 (≈ 1.0×).
@@ -262,15 +253,6 @@ fn store_block(block: &mut Block, v: __m512i) {
     unsafe { _mm512_storeu_si512(block.as_mut_ptr().cast(), v) }
 }
 
-/// The 16 words as one zmm (little-endian, word 0 first).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn load_words(words: &[u32; 16]) -> __m512i {
-    // SAFETY: `words` is a `&[u32; 16]`: 64 readable bytes (no alignment needed).
-    unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
-}
-
 /// `out = v`, 32 bytes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
@@ -288,32 +270,15 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 ///
 /// | blocks left | kernel |
 /// |---|---|
-/// | `k` × 17 (x86_64) | 16 word-sliced in zmm + 1 in general-purpose registers |
-/// | then 16 while ≥ 15 left | 16 word-sliced in zmm |
+/// | ≥ 15 | 16 word-sliced in zmm, repeated (one spare lane for 15) |
 /// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
     let mut counter = state.counter();
-    // The 17-block kernel needs 64-bit general-purpose registers for its 17th block. As
-    // 16 and 17 are coprime, `n = 17 k + 16 m` exactly for every `n ≥ 240` (and for many
-    // smaller `n`): take the largest such `k` (`k ≡ n mod 16`), so the 16-block loop
-    // after it ends without a row tail.
-    #[cfg(target_arch = "x86_64")]
-    {
-        let n = io.blocks();
-        let k0 = n % 16;
-        if 17 * k0 <= n {
-            let k = k0 + 16 * ((n - 17 * k0) / (17 * 16));
-            for _ in 0..k {
-                sliced16::<R, V, XOR, true>(state, counter, io, tail);
-                counter = counter.wrapping_add(17);
-            }
-        }
-    }
     // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
     while io.blocks() >= 15 {
-        sliced16::<R, V, XOR, false>(state, counter, io, tail);
+        sliced16::<R, V, XOR>(state, counter, io, tail);
         counter = counter.wrapping_add(16);
     }
     match io.blocks() {
@@ -358,19 +323,13 @@ macro_rules! sliced_round {
     };
 }
 
-/// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order; with `GPR`
-/// (x86_64 only) also block `counter + 16` in general-purpose registers, its rounds in
-/// the same loop.
-///
-/// The integer ALUs are idle during the vector rounds, so the 17th block costs little;
-/// each of its quarter rounds is an `asm!` block so that LLVM cannot turn it back into
-/// vector code (which would compete for the vector pipes).
+/// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order.
 ///
 /// The kernel writes its blocks itself rather than returning them: if LLVM keeps it out
 /// of line, returning sixteen zmm would go through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced16<R: Rounds, V: Variant, const XOR: bool, const GPR: bool>(
+fn sliced16<R: Rounds, V: Variant, const XOR: bool>(
     state: &State<V>,
     counter: u64,
     io: &mut Io<'_, XOR>,
@@ -386,72 +345,13 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const GPR: bool>(
         input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
     }
     let mut x = input;
-    #[cfg(target_arch = "x86_64")]
-    let s_in = state.words_at(counter.wrapping_add(16));
-    #[cfg(target_arch = "x86_64")]
-    let mut s = s_in;
     for _ in 0..R::DOUBLE_ROUNDS {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
-        #[cfg(target_arch = "x86_64")]
-        if GPR {
-            gpr_double_round(&mut s);
-        }
     }
     for i in 0..16 {
         x[i] = _mm512_add_epi32(x[i], input[i]);
     }
     io.put_all(transpose_16(x), tail);
-    #[cfg(target_arch = "x86_64")]
-    if GPR {
-        // Through memory: built in registers, the zmm would take 16 `vpinsrd`/inserts on
-        // the vector ports.
-        let k: [u32; 16] = core::array::from_fn(|i| s[i].wrapping_add(s_in[i]));
-        io.put(load_words(&k), tail);
-    }
-}
-
-/// One double round of one block in general-purpose registers.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn gpr_double_round(s: &mut [u32; 16]) {
-    (s[0], s[4], s[8], s[12]) = gpr_quarter_round(s[0], s[4], s[8], s[12]);
-    (s[1], s[5], s[9], s[13]) = gpr_quarter_round(s[1], s[5], s[9], s[13]);
-    (s[2], s[6], s[10], s[14]) = gpr_quarter_round(s[2], s[6], s[10], s[14]);
-    (s[3], s[7], s[11], s[15]) = gpr_quarter_round(s[3], s[7], s[11], s[15]);
-    (s[0], s[5], s[10], s[15]) = gpr_quarter_round(s[0], s[5], s[10], s[15]);
-    (s[1], s[6], s[11], s[12]) = gpr_quarter_round(s[1], s[6], s[11], s[12]);
-    (s[2], s[7], s[8], s[13]) = gpr_quarter_round(s[2], s[7], s[8], s[13]);
-    (s[3], s[4], s[9], s[14]) = gpr_quarter_round(s[3], s[4], s[9], s[14]);
-}
-
-/// RFC 8439 §2.1 on four 32-bit general-purpose registers.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn gpr_quarter_round(mut a: u32, mut b: u32, mut c: u32, mut d: u32) -> (u32, u32, u32, u32) {
-    // SAFETY: register-only arithmetic on the four operands (no memory, no stack); it
-    // clobbers only the flags, which `asm!` assumes clobbered without `preserves_flags`.
-    unsafe {
-        core::arch::asm!(
-            "add {a:e}, {b:e}",
-            "xor {d:e}, {a:e}",
-            "rol {d:e}, 16",
-            "add {c:e}, {d:e}",
-            "xor {b:e}, {c:e}",
-            "rol {b:e}, 12",
-            "add {a:e}, {b:e}",
-            "xor {d:e}, {a:e}",
-            "rol {d:e}, 8",
-            "add {c:e}, {d:e}",
-            "xor {b:e}, {c:e}",
-            "rol {b:e}, 7",
-            a = inout(reg) a,
-            b = inout(reg) b,
-            c = inout(reg) c,
-            d = inout(reg) d,
-            options(pure, nomem, nostack),
-        );
-    }
-    (a, b, c, d)
 }
 
 /// Word-sliced zmm state (vector = word, lane = block) to 16 blocks, one zmm each.
