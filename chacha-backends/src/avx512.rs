@@ -134,8 +134,8 @@ impl Kernel for Avx512 {
 
 /// Where keystream goes: the caller's buffer as a cursor over raw pointers.
 ///
-/// Invariant (established by the two constructors, kept by [`Io::put_whole`] and
-/// [`Io::put_last`]): `out` is valid
+/// Invariant (established by the two constructors, kept by [`Io::put_whole`],
+/// [`Io::put_last`] and [`Io::put_rows`]): `out` is valid
 /// for writing `len` bytes and, if `XOR`, `inp` is valid for reading `len` bytes; `inp`
 /// and `out` are the same or do not overlap (`InOutBuf` guarantees it). `XOR = false`
 /// (raw keystream) has `len` a multiple of 64 and never reads `inp`.
@@ -243,6 +243,55 @@ impl<const XOR: bool> Io<'_, XOR> {
         unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
         self.len = 0;
     }
+}
+
+impl<const XOR: bool> Io<'_, XOR> {
+    /// Writes one keystream block given as its four 16-byte rows, row by row, so that no
+    /// shuffle joins them on the latency path of a 1-block request; a partial last block
+    /// through one 16-bit byte mask per row, its rows whole to `tail`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_rows(&mut self, rows: [__m128i; 4], tail: &mut Block) {
+        if self.len >= BLOCK_LEN {
+            for (r, ks) in rows.into_iter().enumerate() {
+                let v = if XOR {
+                    // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant);
+                    // row `r` is bytes `16 r .. 16 r + 16`.
+                    let data = unsafe { _mm_loadu_si128(self.inp.wrapping_add(16 * r).cast()) };
+                    _mm_xor_si128(data, ks)
+                } else {
+                    ks
+                };
+                // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
+                unsafe { _mm_storeu_si128(self.out.wrapping_add(16 * r).cast(), v) };
+            }
+            self.inp = self.inp.wrapping_add(BLOCK_LEN);
+            self.out = self.out.wrapping_add(BLOCK_LEN);
+            self.len -= BLOCK_LEN;
+        } else if XOR && self.len > 0 {
+            // The first `len` (1..=63) bytes; row `r` takes mask bits `16 r ..`.
+            let mask: u64 = (1u64 << self.len) - 1;
+            for (r, (ks, t)) in rows.into_iter().zip(tail.chunks_exact_mut(16)).enumerate() {
+                store_16(t.try_into().expect("16-byte chunk"), ks);
+                let m = (mask >> (16 * r)) as __mmask16;
+                // SAFETY: the mask selects bytes below `len`, readable at `inp` (the `Io`
+                // invariant); masked-off bytes are neither read nor faulted on.
+                let data = unsafe { _mm_maskz_loadu_epi8(m, self.inp.wrapping_add(16 * r).cast()) };
+                let v = _mm_xor_si128(data, ks);
+                // SAFETY: the mask selects bytes below `len`, writable at `out` (the `Io` invariant).
+                unsafe { _mm_mask_storeu_epi8(self.out.wrapping_add(16 * r).cast(), m, v) };
+            }
+            self.len = 0;
+        }
+    }
+}
+
+/// `out = v`, 16 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_16(out: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `out` is a `&mut [u8; 16]`: 16 writable bytes (no alignment needed).
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), v) }
 }
 
 /// `block = v`, 64 bytes.
@@ -548,16 +597,12 @@ rows_impl!(
 );
 
 impl Rows<__m128i> {
-    /// The block as one zmm:
-    /// ```text
-    ///  [a | b] (ymm), [c | d] (ymm) -> inserti64x4 -> [a | b | c | d]
-    /// ```
+    /// Writes the block to `io`, row by row (rows a, b, c, d are bytes 0–15, 16–31, 32–47,
+    /// 48–63: no shuffle needed).
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn blocks(self) -> [__m512i; 1] {
-        let ab = _mm256_set_m128i(self.b, self.a);
-        let cd = _mm256_set_m128i(self.d, self.c);
-        [_mm512_inserti64x4::<1>(_mm512_castsi256_si512(ab), cd)]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        io.put_rows([self.a, self.b, self.c, self.d], tail);
     }
 }
 
@@ -575,6 +620,13 @@ impl Rows<__m256i> {
         let cd = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(self.c), self.d);
         [_mm512_shuffle_i32x4::<0x88>(ab, cd), _mm512_shuffle_i32x4::<0xDD>(ab, cd)]
     }
+
+    /// Writes the two blocks to `io`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        io.put_all(self.blocks(), tail);
+    }
 }
 
 impl Rows<__m512i> {
@@ -583,6 +635,13 @@ impl Rows<__m512i> {
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn blocks(self) -> [__m512i; 4] {
         lanes_4x4(self.a, self.b, self.c, self.d)
+    }
+
+    /// Writes the four blocks to `io`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        io.put_all(self.blocks(), tail);
     }
 }
 
@@ -627,7 +686,7 @@ macro_rules! rows_kernel {
             row_double_rounds!(R; $($x),+);
             $(
                 $x.add(&$i);
-                io.put_all($x.blocks(), tail);
+                $x.put(io, tail);
             )+
         }
     };
