@@ -21,8 +21,10 @@
 //!   place, so the shuffles are off the dependency chain). Up to four independent chains
 //!   interleave step by step: each is a dependent chain, so two to four cost about one
 //!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
-//! - **Partial last block**: one byte-masked load and store (AVX-512BW, masked-off bytes
-//!   cannot fault) and its whole keystream to `tail`. `fill` (raw keystream) runs the same
+//! - **Partial last block**: byte-masked loads and stores (AVX-512BW; one 64-bit mask,
+//!   or one 16-bit mask per row in the 1- and 2-block kernels, which XOR each 16-byte row
+//!   where it lies instead of joining rows; masked-off bytes cannot fault) and its whole
+//!   keystream to `tail`. `fill` (raw keystream) runs the same
 //!   width rules without the XOR.
 //!
 //! Every entry point is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]` and so
@@ -72,6 +74,12 @@
 //!   the choice holds there.
 //! - **Four zmm row chains for 15–16 blocks**: 502–580 ticks vs 436–542 for `sliced16`.
 //!   Rejected.
+//! - **Joining rows into zmm blocks** (`vinserti128`/`vinserti64x4`/`vshufi32x4`) before
+//!   one 64-byte XOR, for the 1- and 2-block kernels, against XORing each 16-byte row
+//!   where it lies (`put_rows`): 1 block 228–246 vs 160–166 ticks per 16 B or 64 B
+//!   request, fresh instance 16 B 236–272 vs 207–224; 2 blocks (100 B) 189–221 vs
+//!   176–205, fresh 261–302 vs 232–261. Rows kept; the 4-block zmm kernels still join
+//!   (`lanes_4x4`, 8 shuffles for 4 blocks).
 //! - **1 block in ymm** (one spare lane) instead of xmm: 242 / 259 ticks vs 251 / 257 for
 //!   a fresh 16 B / 64 B message: no difference. Kept xmm (no spare lane).
 //! - **Scalar single block**: `soft` takes 268–285 ticks for a fresh 16 B message vs
@@ -607,25 +615,17 @@ impl Rows<__m128i> {
 }
 
 impl Rows<__m256i> {
-    /// The two blocks as zmm each:
+    /// Writes the two blocks to `io`, row by row, with no shuffle joining rows:
     /// ```text
-    ///  ab = [a0 a1 b0 b1]  cd = [c0 c1 d0 d1]        (inserti64x4; one letter = 128 bits)
-    ///  shuffle_i32x4(ab, cd, 0x88) = [a0 b0 c0 d0]   block 0
-    ///  shuffle_i32x4(ab, cd, 0xDD) = [a1 b1 c1 d1]   block 1
+    ///  a = [a0 | a1] (ymm; one letter = a 128-bit row)
+    ///  castsi256_si128(a) = a0 (block 0)    extracti128::<1>(a) = a1 (block 1)
     /// ```
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn blocks(self) -> [__m512i; 2] {
-        let ab = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(self.a), self.b);
-        let cd = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(self.c), self.d);
-        [_mm512_shuffle_i32x4::<0x88>(ab, cd), _mm512_shuffle_i32x4::<0xDD>(ab, cd)]
-    }
-
-    /// Writes the two blocks to `io`.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
-        io.put_all(self.blocks(), tail);
+        let rows = [self.a, self.b, self.c, self.d];
+        io.put_rows(rows.map(|r| _mm256_castsi256_si128(r)), tail);
+        io.put_rows(rows.map(|r| _mm256_extracti128_si256::<1>(r)), tail);
     }
 }
 
