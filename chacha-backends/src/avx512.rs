@@ -78,8 +78,10 @@
 //!   one 64-byte XOR, for the 1- and 2-block kernels, against XORing each 16-byte row
 //!   where it lies (`put_rows`): 1 block 228–246 vs 160–166 ticks per 16 B or 64 B
 //!   request, fresh instance 16 B 236–272 vs 207–224; 2 blocks (100 B) 189–221 vs
-//!   176–205, fresh 261–302 vs 232–261. Rows kept; the 4-block zmm kernels still join
-//!   (`lanes_4x4`, 8 shuffles for 4 blocks).
+//!   176–205, fresh 261–302 vs 232–261. Rows kept. For zmm chains the other way round:
+//!   row by row needs 12 `vextracti32x4` per 4 blocks against `lanes_4x4`'s 8 shuffles,
+//!   and measured 182–185 vs 172 ticks (256 B), 294–295 vs 285–286 (512 B), 418–431 vs
+//!   400–415 (768 B); the zmm kernels join.
 //! - **1 block in ymm** (one spare lane) instead of xmm: 242 / 259 ticks vs 251 / 257 for
 //!   a fresh 16 B / 64 B message: no difference. Kept xmm (no spare lane).
 //! - **Scalar single block**: `soft` takes 268–285 ticks for a fresh 16 B message vs
