@@ -10,8 +10,12 @@ use std::{env, process::exit};
 /// Every backend this version has, fastest first, with the target architectures it can run
 /// on (empty: all). The names are the module, type, enum variant, cfg value and bench id;
 /// `src/backend.rs` has the same list as its `backends!` table.
-const BACKENDS: &[(&str, &[&str])] =
-    &[("avx2", &["x86", "x86_64"]), ("sse2", &["x86", "x86_64"]), ("soft", &[])];
+const BACKENDS: &[(&str, &[&str])] = &[
+    ("avx512", &["x86", "x86_64"]),
+    ("avx2", &["x86", "x86_64"]),
+    ("sse2", &["x86", "x86_64"]),
+    ("soft", &[]),
+];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

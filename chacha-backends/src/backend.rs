@@ -124,6 +124,8 @@ impl fmt::Debug for Backend {
 // The table: one line per backend, fastest first. The name is the module, the cfg value
 // (`build.rs` lists the same names), `Backend::name()` and the bench id.
 backends! {
+    /// AVX-512F + VL + BW, x86 and x86_64: [`crate::avx512`].
+    "avx512" => avx512::Avx512,
     /// AVX2 (x86, x86_64): [`crate::avx2`].
     "avx2" => avx2::Avx2,
     /// SSE2, x86 and x86_64: [`crate::sse2`].

@@ -3,6 +3,8 @@
 
 #[cfg(chacha_enabled = "avx2")]
 pub mod avx2;
+#[cfg(chacha_enabled = "avx512")]
+pub mod avx512;
 mod backend;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;

@@ -1,0 +1,760 @@
+//! `avx512`: AVX-512 (F + VL + BW) kernels for x86 and x86_64.
+//!
+//! # Kernels and widths
+//! A request of `n` blocks (a partial last block counts) runs, widest first, never
+//! computing more than one block it does not use:
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 15 | `sliced16`: 16 blocks in zmm, repeated; one spare lane for 15 | word-sliced |
+//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4) | rows |
+//!
+//! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
+//!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
+//!   `vpaddd`, 32 `vpxord`, 32 `vprold` (`_mm512_rol_epi32`), no spills — the same 96
+//!   vector instructions (98 with the loop counter) as OpenSSL's loop. The feed-forward is
+//!   followed by one 16×16 transpose (`transpose_16`) and the XOR with the input, 64
+//!   bytes at a time, fused into the stores.
+//! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
+//!   d = 12–15) in four vectors, one block per 128-bit lane; the diagonal round is
+//!   `vpshufd` within lanes on rows a, c and d (b, the row each round ends on, stays in
+//!   place, so the shuffles are off the dependency chain). Up to four independent chains
+//!   interleave step by step: each is a dependent chain, so two to four cost about one
+//!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
+//! - **Partial last block**: byte-masked loads and stores (AVX-512BW; one 64-bit mask,
+//!   or one 16-bit mask per row in the 1- and 2-block kernels, which XOR each 16-byte row
+//!   where it lies instead of joining rows; masked-off bytes cannot fault) and its whole
+//!   keystream to `tail`. `fill` (raw keystream) runs the same
+//!   width rules without the XOR.
+//!
+//! Every entry point is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]` and so
+//! is every helper inlined into it (no intrinsic is left out of line; the double rounds
+//! are macros so that no array of vectors goes through memory).
+//!
+//! Disassembly (release, ChaCha20): the 16-block double-round loop is 98 instructions
+//! (32 `vpaddd`, 32 `vpxord`, 32 `vprold`, `dec`, `jne`; no memory operands), 980 per KiB
+//! of keystream in the rounds, plus ≈ 160 per KiB outside them (feed-forward, 64-shuffle
+//! transpose, 16 XOR-loads and 16 stores, setup); a zmm row chain is 30 instructions per
+//! double round (24 ALU + 6 `vpshufd`).
+//!
+//! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores, best of
+//! many interleaved samples; a range is over repeated runs, and every comparison is within
+//! one process)
+//! - **A 17th block in general-purpose registers** beside the 16 vector blocks, in the
+//!   same loop (each quarter round a small `asm!` block with register operands so that
+//!   LLVM cannot vectorise it; 230 instructions per double round, 36 of them stack moves
+//!   of its words; requests tiled exactly by 17- and 16-block steps). Kernel-level, best
+//!   of 200 interleaved samples, two builds of this module in one process: ChaCha20
+//!   1 MiB 0.418–0.422 ticks/B vs 0.420–0.427 plain (OpenSSL 0.423–0.434), ChaCha12 1 MiB
+//!   0.276–0.283 vs 0.277–0.297, ChaCha8 0.204–0.205 vs 0.202–0.208: 0–6 % on a quiet
+//!   machine, but 0.54–0.58 vs 0.44–0.46 while the other core was busy. In the report's
+//!   sustained runs (ms batches) it lost: ChaCha20 1 MiB 0.69–0.98× OpenSSL against
+//!   0.95–1.03× for the plain loop (four runs each). Removed; PERF-NOTES' Zen 4 prototype
+//!   measured +4 % (1.02× vs 0.98× OpenSSL), so it is worth re-measuring there with the
+//!   report (it is in this file's history).
+//! - **The out-of-line 16-block kernel**: when LLVM kept `sliced16` out of line (two call
+//!   sites), the same loop measured 0.463–0.468 ticks/B at 1 MiB next to OpenSSL's
+//!   0.418–0.432 (≈ 0.9×); inlined, 0.420–0.443 next to 0.423–0.449 (≈ 1.0×).
+//!   The kernel now has one call site per width rule, and writes its blocks itself.
+//! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
+//!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
+//!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
+//!   Rejected.
+//! - **17th block assembled in registers** (`_mm512_setr_epi32`: 16 `vpinsrd`/inserts on
+//!   the vector ports) with the block stores in a loop LLVM did not unroll: 0.50–0.51
+//!   ticks/B, slower than the plain loop. Now it goes through a 64-byte local, and whole
+//!   blocks are stored by straight-line code (`Io::put_all`).
+//! - **8 blocks word-sliced in ymm** (`_mm256_rol_epi32`, 32 registers, 8×8 transpose)
+//!   against row chains, ticks per request (kernel only): 7 blocks 403–421 vs 277 (two
+//!   zmm chains), 8 blocks 385 vs 278–288, 9 blocks (8 + 1 row) 586–705 vs 405–472
+//!   (three chains), 10: 579–585 vs 394–396, 12: 568–576 vs 393, 14 (8 + 6 rows) 656–688
+//!   vs 502–519 (four chains). Removed. On Zen 4 (per PERF-NOTES: 512-bit ops split
+//!   over the 256-bit pipes, 2-cycle `vprold`) four zmm chains cost ≈ 120 zmm ops per
+//!   double round at ≈ 1.76 per cycle, about the 8-wide ymm kernel plus a row chain, so
+//!   the choice holds there.
+//! - **Four zmm row chains for 15–16 blocks**: 502–580 ticks vs 436–542 for `sliced16`.
+//!   Rejected.
+//! - **Joining rows into zmm blocks** (`vinserti128`/`vinserti64x4`/`vshufi32x4`) before
+//!   one 64-byte XOR, for the 1- and 2-block kernels, against XORing each 16-byte row
+//!   where it lies (`put_rows`): 1 block 228–246 vs 160–166 ticks per 16 B or 64 B
+//!   request, fresh instance 16 B 236–272 vs 207–224; 2 blocks (100 B) 189–221 vs
+//!   176–205, fresh 261–302 vs 232–261. Rows kept. For zmm chains the other way round:
+//!   row by row needs 12 `vextracti32x4` per 4 blocks against `lanes_4x4`'s 8 shuffles,
+//!   and measured 182–185 vs 172 ticks (256 B), 294–295 vs 285–286 (512 B), 418–431 vs
+//!   400–415 (768 B); the zmm kernels join.
+//! - **1 block in ymm** (one spare lane) instead of xmm: 242 / 259 ticks vs 251 / 257 for
+//!   a fresh 16 B / 64 B message: no difference. Kept xmm (no spare lane).
+//! - **Scalar single block**: `soft` takes 268–285 ticks for a fresh 16 B message vs
+//!   242–251 for the xmm row kernel here; PERF-NOTES has Zen 4 at ≈ 226 (vector) vs
+//!   ≈ 245 (`asm!` scalar prototype). Vector rows everywhere.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+use core::marker::PhantomData;
+
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+// AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
+// on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
+// block.
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
+
+/// Proof that this CPU (and OS) runs AVX-512F, AVX-512VL and AVX-512BW; only
+/// [`detect`](Avx512::detect) creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Avx512(());
+
+impl Avx512 {
+    /// `Some` if this CPU runs AVX-512F, AVX-512VL and AVX-512BW with the OS saving the
+    /// 512-bit state (the probe is made once and cached).
+    pub fn detect() -> Option<Self> {
+        cpuid_avx512::get().then_some(Avx512(()))
+    }
+}
+
+impl Kernel for Avx512 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        let mut io = Io::<true>::xor(buf);
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { run::<R, V, true>(state, &mut io, tail) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        let mut io = Io::<false>::fill(out);
+        // Never written: a fill has no partial block.
+        let mut unused = [0u8; BLOCK_LEN];
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { run::<R, V, false>(state, &mut io, &mut unused) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+        unsafe { hchacha_row::<R>(key, input) }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory: the only pointer loads and stores of the module.
+// ---------------------------------------------------------------------------------------
+
+/// Where keystream goes: the caller's buffer as a cursor over raw pointers.
+///
+/// Invariant (established by the two constructors, kept by [`Io::put_whole`],
+/// [`Io::put_last`] and [`Io::put_rows`]): `out` is valid
+/// for writing `len` bytes and, if `XOR`, `inp` is valid for reading `len` bytes; `inp`
+/// and `out` are the same or do not overlap (`InOutBuf` guarantees it). `XOR = false`
+/// (raw keystream) has `len` a multiple of 64 and never reads `inp`.
+struct Io<'a, const XOR: bool> {
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Io<'a, true> {
+    /// The cursor over a fused-XOR request.
+    #[inline(always)]
+    fn xor(buf: InOutBuf<'_, 'a, u8>) -> Self {
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        Io { inp, out, len, _buf: PhantomData }
+    }
+}
+
+impl<'a> Io<'a, false> {
+    /// The cursor over a raw-keystream request.
+    #[inline(always)]
+    fn fill(out: &'a mut [Block]) -> Self {
+        let len = out.len() * BLOCK_LEN;
+        Io { inp: core::ptr::null(), out: out.as_mut_ptr().cast(), len, _buf: PhantomData }
+    }
+}
+
+impl<const XOR: bool> Io<'_, XOR> {
+    /// Blocks still to write (a partial last block counts as one).
+    #[inline(always)]
+    fn blocks(&self) -> usize {
+        self.len.div_ceil(BLOCK_LEN)
+    }
+
+    /// Writes the keystream blocks `ks` to the next output blocks, in order: straight-line
+    /// code when all of them are whole (the bulk case), block by block otherwise.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_all<const N: usize>(&mut self, ks: [__m512i; N], tail: &mut Block) {
+        if self.len >= N * BLOCK_LEN {
+            for k in ks {
+                self.put_whole(k);
+            }
+        } else {
+            for k in ks {
+                self.put(k, tail);
+            }
+        }
+    }
+
+    /// Writes keystream block `ks` to the next output block (XORed with the input if
+    /// `XOR`). A partial last block is XORed through a byte mask and `ks` goes whole to
+    /// `tail`; with nothing left, `ks` is dropped (the spare lane of a wider kernel).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put(&mut self, ks: __m512i, tail: &mut Block) {
+        if self.len >= BLOCK_LEN {
+            self.put_whole(ks);
+        } else if XOR && self.len > 0 {
+            self.put_last(ks, tail);
+        }
+    }
+
+    /// A whole block: `len >= 64`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_whole(&mut self, ks: __m512i) {
+        assert!(self.len >= BLOCK_LEN);
+        let v = if XOR {
+            // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant).
+            let data = unsafe { _mm512_loadu_si512(self.inp.cast()) };
+            _mm512_xor_si512(data, ks)
+        } else {
+            ks
+        };
+        // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
+        unsafe { _mm512_storeu_si512(self.out.cast(), v) };
+        self.inp = self.inp.wrapping_add(BLOCK_LEN);
+        self.out = self.out.wrapping_add(BLOCK_LEN);
+        self.len -= BLOCK_LEN;
+    }
+
+    /// The partial last block (`len < 64`; nothing for `len == 0`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_last(&mut self, ks: __m512i, tail: &mut Block) {
+        assert!(self.len < BLOCK_LEN);
+        if self.len == 0 {
+            return;
+        }
+        store_block(tail, ks);
+        // The first `len` (1..=63) bytes: masked-off bytes are neither read nor written,
+        // and cannot fault.
+        let mask: __mmask64 = (1u64 << self.len) - 1;
+        let data = if XOR {
+            // SAFETY: the mask selects the first `len` bytes, readable at `inp` (the `Io` invariant).
+            unsafe { _mm512_maskz_loadu_epi8(mask, self.inp.cast()) }
+        } else {
+            _mm512_setzero_si512()
+        };
+        let v = _mm512_xor_si512(data, ks);
+        // SAFETY: the mask selects the first `len` bytes, writable at `out` (the `Io` invariant).
+        unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
+        self.len = 0;
+    }
+}
+
+impl<const XOR: bool> Io<'_, XOR> {
+    /// Writes one keystream block given as its four 16-byte rows, row by row, so that no
+    /// shuffle joins them on the latency path of a 1-block request; a partial last block
+    /// through one 16-bit byte mask per row, its rows whole to `tail`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put_rows(&mut self, rows: [__m128i; 4], tail: &mut Block) {
+        if self.len >= BLOCK_LEN {
+            for (r, ks) in rows.into_iter().enumerate() {
+                let v = if XOR {
+                    // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant);
+                    // row `r` is bytes `16 r .. 16 r + 16`.
+                    let data = unsafe { _mm_loadu_si128(self.inp.wrapping_add(16 * r).cast()) };
+                    _mm_xor_si128(data, ks)
+                } else {
+                    ks
+                };
+                // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
+                unsafe { _mm_storeu_si128(self.out.wrapping_add(16 * r).cast(), v) };
+            }
+            self.inp = self.inp.wrapping_add(BLOCK_LEN);
+            self.out = self.out.wrapping_add(BLOCK_LEN);
+            self.len -= BLOCK_LEN;
+        } else if XOR && self.len > 0 {
+            // The first `len` (1..=63) bytes; row `r` takes mask bits `16 r ..`.
+            let mask: u64 = (1u64 << self.len) - 1;
+            for (r, (ks, t)) in rows.into_iter().zip(tail.chunks_exact_mut(16)).enumerate() {
+                store_16(t.try_into().expect("16-byte chunk"), ks);
+                let m = (mask >> (16 * r)) as __mmask16;
+                // SAFETY: the mask selects bytes below `len`, readable at `inp` (the `Io`
+                // invariant); masked-off bytes are neither read nor faulted on.
+                let data = unsafe { _mm_maskz_loadu_epi8(m, self.inp.wrapping_add(16 * r).cast()) };
+                let v = _mm_xor_si128(data, ks);
+                // SAFETY: the mask selects bytes below `len`, writable at `out` (the `Io` invariant).
+                unsafe { _mm_mask_storeu_epi8(self.out.wrapping_add(16 * r).cast(), m, v) };
+            }
+            self.len = 0;
+        }
+    }
+}
+
+/// `out = v`, 16 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_16(out: &mut [u8; 16], v: __m128i) {
+    // SAFETY: `out` is a `&mut [u8; 16]`: 16 writable bytes (no alignment needed).
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), v) }
+}
+
+/// `block = v`, 64 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_block(block: &mut Block, v: __m512i) {
+    // SAFETY: `block` is a `&mut [u8; 64]`: 64 writable bytes (no alignment needed).
+    unsafe { _mm512_storeu_si512(block.as_mut_ptr().cast(), v) }
+}
+
+/// `out = v`, 32 bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn store_32(out: &mut [u8; 32], v: __m256i) {
+    // SAFETY: `out` is a `&mut [u8; 32]`: 32 writable bytes (no alignment needed).
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Width rules.
+// ---------------------------------------------------------------------------------------
+
+/// Every block of the request, widest kernel first, never more than one block computed
+/// that the request does not use:
+///
+/// | blocks left | kernel |
+/// |---|---|
+/// | ≥ 15 | 16 word-sliced in zmm, repeated (one spare lane for 15) |
+/// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
+    let mut counter = state.counter();
+    // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
+    while io.blocks() >= 15 {
+        sliced16::<R, V, XOR>(state, counter, io, tail);
+        counter = counter.wrapping_add(16);
+    }
+    match io.blocks() {
+        0 => {}
+        1 => rows_1::<R, V, XOR>(state, counter, io, tail),
+        2 => rows_2::<R, V, XOR>(state, counter, io, tail),
+        3 | 4 => rows_4::<R, V, XOR>(state, counter, io, tail),
+        5 => rows_5::<R, V, XOR>(state, counter, io, tail),
+        6 => rows_6::<R, V, XOR>(state, counter, io, tail),
+        7 | 8 => rows_8::<R, V, XOR>(state, counter, io, tail),
+        9 => rows_9::<R, V, XOR>(state, counter, io, tail),
+        10 => rows_10::<R, V, XOR>(state, counter, io, tail),
+        11 | 12 => rows_12::<R, V, XOR>(state, counter, io, tail),
+        13 => rows_13::<R, V, XOR>(state, counter, io, tail),
+        _ => rows_14::<R, V, XOR>(state, counter, io, tail),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Word-sliced kernel: vector `i` holds state word `i` of 16 blocks (zmm),
+// lane `j` = block `counter + j`. No shuffles in the rounds; one transpose at the end.
+// ---------------------------------------------------------------------------------------
+
+// Macros, not functions: `#[inline]` is only a hint (and `#[inline(always)]` is not
+// allowed on `#[target_feature]` functions), and an out-of-line double round passes the
+// sixteen vectors through memory. Literal indices, so every word stays in a register.
+macro_rules! sliced_double_round {
+    ($x:ident, $add:ident, $xor:ident, $rol:ident) => {
+        sliced_round!($x, $add, $xor, $rol; [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]);
+        sliced_round!($x, $add, $xor, $rol; [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]);
+    };
+}
+
+/// Four quarter rounds (a, b, c, d word indices) side by side, step by step: four
+/// independent dependency chains.
+macro_rules! sliced_round {
+    ($x:ident, $add:ident, $xor:ident, $rol:ident; $([$a:literal, $b:literal, $c:literal, $d:literal]),+) => {
+        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<16>($xor($x[$d], $x[$a])); )+
+        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<12>($xor($x[$b], $x[$c])); )+
+        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<8>($xor($x[$d], $x[$a])); )+
+        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<7>($xor($x[$b], $x[$c])); )+
+    };
+}
+
+/// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order.
+///
+/// The kernel writes its blocks itself rather than returning them: if LLVM keeps it out
+/// of line, returning sixteen zmm would go through memory.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced16<R: Rounds, V: Variant, const XOR: bool>(
+    state: &State<V>,
+    counter: u64,
+    io: &mut Io<'_, XOR>,
+    tail: &mut Block,
+) {
+    let w = state.words_at(counter);
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let mut input: [__m512i; 16] = core::array::from_fn(|i| _mm512_set1_epi32(w[i] as i32));
+    input[12] = _mm512_add_epi32(input[12], lane);
+    if V::COUNTER_WORDS == 2 {
+        // Legacy: a lane whose low word wrapped (is now below its offset) carries into word 13.
+        let carry = _mm512_cmplt_epu32_mask(input[12], lane);
+        input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
+    }
+    let mut x = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    }
+    for i in 0..16 {
+        x[i] = _mm512_add_epi32(x[i], input[i]);
+    }
+    io.put_all(transpose_16(x), tail);
+}
+
+/// Word-sliced zmm state (vector = word, lane = block) to 16 blocks, one zmm each.
+///
+/// Steps 1–2 work within each 128-bit lane `L` (blocks `4L..4L+3`), on words `4g..4g+3`:
+/// ```text
+///  v0 = [w0.b0 w0.b1 w0.b2 w0.b3] ...   (one 128-bit lane shown; w = word, b = block)
+///  v1 = [w1.b0 w1.b1 w1.b2 w1.b3]
+///  unpacklo_epi32(v0, v1) = [w0.b0 w1.b0 w0.b1 w1.b1]   t0 (t2 likewise from v2, v3)
+///  unpackhi_epi32(v0, v1) = [w0.b2 w1.b2 w0.b3 w1.b3]   t1 (t3 likewise)
+///  unpacklo_epi64(t0, t2) = [w0.b0 w1.b0 w2.b0 w3.b0]   words 0-3 of block 0 = r[g][0]
+///  unpackhi_epi64(t0, t2) = words 0-3 of block 1 = r[g][1];  t1, t3 give blocks 2, 3
+/// ```
+/// so `r[g][k]` holds, in 128-bit lane `L`, words `4g..4g+3` of block `4L + k`; steps 3–4
+/// ([`lanes_4x4`]) gather the four lanes `L` of `r[0..4][k]` into blocks `k, 4+k, 8+k, 12+k`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn transpose_16(x: [__m512i; 16]) -> [__m512i; 16] {
+    let r: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+        let v = &x[4 * g..4 * g + 4];
+        let t0 = _mm512_unpacklo_epi32(v[0], v[1]);
+        let t1 = _mm512_unpackhi_epi32(v[0], v[1]);
+        let t2 = _mm512_unpacklo_epi32(v[2], v[3]);
+        let t3 = _mm512_unpackhi_epi32(v[2], v[3]);
+        [
+            _mm512_unpacklo_epi64(t0, t2),
+            _mm512_unpackhi_epi64(t0, t2),
+            _mm512_unpacklo_epi64(t1, t3),
+            _mm512_unpackhi_epi64(t1, t3),
+        ]
+    });
+    let mut out = [_mm512_setzero_si512(); 16];
+    for k in 0..4 {
+        let [o0, o1, o2, o3] = lanes_4x4(r[0][k], r[1][k], r[2][k], r[3][k]);
+        out[k] = o0;
+        out[4 + k] = o1;
+        out[8 + k] = o2;
+        out[12 + k] = o3;
+    }
+    out
+}
+
+/// A 4×4 transpose of 128-bit lanes: lane `j` of `a, b, c, d` becomes output `j`.
+/// ```text
+///  a = [a0 a1 a2 a3]  b = [b0 b1 b2 b3]  c, d likewise        (one letter = 128 bits)
+///  s0 = shuffle_i32x4(a, b, 0x44) = [a0 a1 b0 b1]   s1 = (a, b, 0xEE) = [a2 a3 b2 b3]
+///  s2 = shuffle_i32x4(c, d, 0x44) = [c0 c1 d0 d1]   s3 = (c, d, 0xEE) = [c2 c3 d2 d3]
+///  o0 = shuffle_i32x4(s0, s2, 0x88) = [a0 b0 c0 d0] o1 = (s0, s2, 0xDD) = [a1 b1 c1 d1]
+///  o2 = shuffle_i32x4(s1, s3, 0x88) = [a2 b2 c2 d2] o3 = (s1, s3, 0xDD) = [a3 b3 c3 d3]
+/// ```
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn lanes_4x4(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m512i; 4] {
+    let s0 = _mm512_shuffle_i32x4::<0x44>(a, b);
+    let s1 = _mm512_shuffle_i32x4::<0xEE>(a, b);
+    let s2 = _mm512_shuffle_i32x4::<0x44>(c, d);
+    let s3 = _mm512_shuffle_i32x4::<0xEE>(c, d);
+    [
+        _mm512_shuffle_i32x4::<0x88>(s0, s2),
+        _mm512_shuffle_i32x4::<0xDD>(s0, s2),
+        _mm512_shuffle_i32x4::<0x88>(s1, s3),
+        _mm512_shuffle_i32x4::<0xDD>(s1, s3),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Row kernels: a block's four rows (a = words 0-3, b = 4-7, c = 8-11, d = 12-15) in four
+// vectors, one block per 128-bit lane: 1 block in xmm, 2 in ymm, 4 in zmm. Several
+// independent such chains interleave step by step to hide each other's latency.
+// ---------------------------------------------------------------------------------------
+
+/// The four rows of 1, 2 or 4 blocks (one block per 128-bit lane).
+#[derive(Clone, Copy)]
+struct Rows<T> {
+    a: T,
+    b: T,
+    c: T,
+    d: T,
+}
+
+macro_rules! rows_impl {
+    ($t:ty, $lanes:literal, $add:ident, $add64:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr) => {
+        impl Rows<$t> {
+            /// Blocks side by side in one vector.
+            const LANES: usize = $lanes;
+
+            /// Blocks `counter ..` of `state` in rows; lane `j` has counter `counter + j`
+            /// (a 64-bit add of the lane offset for `Legacy`, so word 12 carries into 13):
+            /// ```text
+            ///  row i = [w(i) w(i+1) w(i+2) w(i+3)] broadcast to every 128-bit lane
+            ///  d     = [ctr n n n | ctr n n n | ...] + [0 0 0 0 | 1 0 0 0 | 2 0 0 0 | 3 0 0 0]
+            ///          (Legacy: [ctr_lo ctr_hi n n]; the offsets add as 64-bit lanes)
+            /// ```
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+                let w = state.words_at(counter);
+                let row = |i: usize| {
+                    $broadcast(_mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32))
+                };
+                let d =
+                    if V::COUNTER_WORDS == 2 { $add64(row(12), $offsets) } else { $add(row(12), $offsets) };
+                Rows { a: row(0), b: row(4), c: row(8), d }
+            }
+
+            /// `a += b; d ^= a; d <<<= N` (steps 1 and 3 of a quarter round).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn ad<const N: i32>(&mut self) {
+                self.a = $add(self.a, self.b);
+                self.d = $rol::<N>($xor(self.d, self.a));
+            }
+
+            /// `c += d; b ^= c; b <<<= N` (steps 2 and 4 of a quarter round).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn cb<const N: i32>(&mut self) {
+                self.c = $add(self.c, self.d);
+                self.b = $rol::<N>($xor(self.b, self.c));
+            }
+
+            /// Lines the diagonals up in lanes, moving a, c, d and leaving b, which the
+            /// round ends on, in place (the shuffles stay off the dependency chain):
+            /// ```text
+            ///  a = [a0 a1 a2 a3] -> shuffle 0x93 -> [a3 a0 a1 a2]
+            ///  b = [b0 b1 b2 b3]                     (in place)
+            ///  c = [c0 c1 c2 c3] -> shuffle 0x39 -> [c1 c2 c3 c0]
+            ///  d = [d0 d1 d2 d3] -> shuffle 0x4E -> [d2 d3 d0 d1]
+            /// ```
+            /// column `i` is then (a[i-1], b[i], c[i+1], d[i+2]): the diagonals
+            /// (3,4,9,14), (0,5,10,15), (1,6,11,12), (2,7,8,13).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn diagonalize(&mut self) {
+                self.a = $shuf::<0x93>(self.a);
+                self.c = $shuf::<0x39>(self.c);
+                self.d = $shuf::<0x4E>(self.d);
+            }
+
+            /// The inverse of [`diagonalize`](Self::diagonalize).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn undiagonalize(&mut self) {
+                self.a = $shuf::<0x39>(self.a);
+                self.c = $shuf::<0x93>(self.c);
+                self.d = $shuf::<0x4E>(self.d);
+            }
+
+            /// The feed-forward: `self += input`, row by row.
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn add(&mut self, input: &Self) {
+                self.a = $add(self.a, input.a);
+                self.b = $add(self.b, input.b);
+                self.c = $add(self.c, input.c);
+                self.d = $add(self.d, input.d);
+            }
+        }
+    };
+}
+
+rows_impl!(
+    __m128i,
+    1,
+    _mm_add_epi32,
+    _mm_add_epi64,
+    _mm_xor_si128,
+    _mm_rol_epi32,
+    _mm_shuffle_epi32,
+    core::convert::identity,
+    _mm_setzero_si128()
+);
+rows_impl!(
+    __m256i,
+    2,
+    _mm256_add_epi32,
+    _mm256_add_epi64,
+    _mm256_xor_si256,
+    _mm256_rol_epi32,
+    _mm256_shuffle_epi32,
+    _mm256_broadcastsi128_si256,
+    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0)
+);
+rows_impl!(
+    __m512i,
+    4,
+    _mm512_add_epi32,
+    _mm512_add_epi64,
+    _mm512_xor_si512,
+    _mm512_rol_epi32,
+    _mm512_shuffle_epi32,
+    _mm512_broadcast_i32x4,
+    _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0)
+);
+
+impl Rows<__m128i> {
+    /// Writes the block to `io`, row by row (rows a, b, c, d are bytes 0–15, 16–31, 32–47,
+    /// 48–63: no shuffle needed).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        io.put_rows([self.a, self.b, self.c, self.d], tail);
+    }
+}
+
+impl Rows<__m256i> {
+    /// Writes the two blocks to `io`, row by row, with no shuffle joining rows:
+    /// ```text
+    ///  a = [a0 | a1] (ymm; one letter = a 128-bit row)
+    ///  castsi256_si128(a) = a0 (block 0)    extracti128::<1>(a) = a1 (block 1)
+    /// ```
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        let rows = [self.a, self.b, self.c, self.d];
+        io.put_rows(rows.map(|r| _mm256_castsi256_si128(r)), tail);
+        io.put_rows(rows.map(|r| _mm256_extracti128_si256::<1>(r)), tail);
+    }
+}
+
+impl Rows<__m512i> {
+    /// The four blocks as zmm each ([`lanes_4x4`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn blocks(self) -> [__m512i; 4] {
+        lanes_4x4(self.a, self.b, self.c, self.d)
+    }
+
+    /// Writes the four blocks to `io`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+        io.put_all(self.blocks(), tail);
+    }
+}
+
+/// `R::DOUBLE_ROUNDS` double rounds on independent row chains, interleaved step by step.
+macro_rules! row_double_rounds {
+    ($r:ty; $($x:ident),+) => {
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
+            $( $x.ad::<16>(); )+
+            $( $x.cb::<12>(); )+
+            $( $x.ad::<8>(); )+
+            $( $x.cb::<7>(); )+
+            $( $x.diagonalize(); )+
+            $( $x.ad::<16>(); )+
+            $( $x.cb::<12>(); )+
+            $( $x.ad::<8>(); )+
+            $( $x.cb::<7>(); )+
+            $( $x.undiagonalize(); )+
+        }
+    };
+}
+
+/// A row kernel over one or more chains, each named `(state, input copy): type`, the
+/// blocks from `counter` on in chain order.
+macro_rules! rows_kernel {
+    ($(#[$doc:meta])* $name:ident: $(($x:ident, $i:ident): $t:ty),+) => {
+        $(#[$doc])*
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+        fn $name<R: Rounds, V: Variant, const XOR: bool>(
+            state: &State<V>,
+            counter: u64,
+            io: &mut Io<'_, XOR>,
+            tail: &mut Block,
+        ) {
+            let at = counter;
+            $(
+                let $i = Rows::<$t>::at(state, at);
+                let at = at.wrapping_add(Rows::<$t>::LANES as u64);
+            )+
+            let _ = at;
+            $( let mut $x = $i; )+
+            row_double_rounds!(R; $($x),+);
+            $(
+                $x.add(&$i);
+                $x.put(io, tail);
+            )+
+        }
+    };
+}
+
+rows_kernel!(
+    /// 1 block in xmm.
+    rows_1: (x0, i0): __m128i
+);
+rows_kernel!(
+    /// 2 blocks in ymm.
+    rows_2: (x0, i0): __m256i
+);
+rows_kernel!(
+    /// 3 or 4 blocks in zmm.
+    rows_4: (x0, i0): __m512i
+);
+rows_kernel!(
+    /// 5 blocks: zmm and xmm chains.
+    rows_5: (x0, i0): __m512i, (x1, i1): __m128i
+);
+rows_kernel!(
+    /// 6 blocks: zmm and ymm chains.
+    rows_6: (x0, i0): __m512i, (x1, i1): __m256i
+);
+rows_kernel!(
+    /// 7 or 8 blocks: two zmm chains.
+    rows_8: (x0, i0): __m512i, (x1, i1): __m512i
+);
+
+rows_kernel!(
+    /// 9 blocks: two zmm chains and an xmm chain.
+    rows_9: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m128i
+);
+rows_kernel!(
+    /// 10 blocks: two zmm chains and a ymm chain.
+    rows_10: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m256i
+);
+rows_kernel!(
+    /// 11 or 12 blocks: three zmm chains.
+    rows_12: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i
+);
+
+rows_kernel!(
+    /// 13 blocks.
+    rows_13: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m128i
+);
+rows_kernel!(
+    /// 14 blocks.
+    rows_14: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m256i
+);
+/// HChaCha on one block in rows: the rounds without the feed-forward, then words 0–3 and
+/// 12–15.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn hchacha_row<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let word = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let row = |b: &[u8]| _mm_setr_epi32(word(&b[0..]), word(&b[4..]), word(&b[8..]), word(&b[12..]));
+    let c = CONSTANTS.map(|w| w as i32);
+    let mut x = Rows::<__m128i> {
+        a: _mm_setr_epi32(c[0], c[1], c[2], c[3]),
+        b: row(&key[..16]),
+        c: row(&key[16..]),
+        d: row(input),
+    };
+    row_double_rounds!(R; x);
+    let mut out = [0u8; 32];
+    store_32(&mut out, _mm256_set_m128i(x.d, x.a));
+    out
+}
