@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 
 use libloading::Library;
 
-/// Opens the first of `names` that loads.
-fn open(names: &[&str]) -> Result<Library, String> {
+/// Opens the first of `names` that loads; the error names the package to `install`.
+fn open(names: &[&str], install: &str) -> Result<Library, String> {
     let mut last = String::new();
     for &name in names {
         // SAFETY: loading a library runs its initialisers; libcrypto's and libsodium's only
@@ -26,7 +26,7 @@ fn open(names: &[&str]) -> Result<Library, String> {
             Err(e) => last = e.to_string(),
         }
     }
-    Err(format!("none of {} loads ({last})", names.join(", ")))
+    Err(format!("none of {} loads ({last}); install {install}", names.join(", ")))
 }
 
 /// The function `name` of `lib`, typed as `T`.
@@ -78,7 +78,10 @@ pub struct Crypto {
 
 impl Crypto {
     fn load() -> Result<Crypto, String> {
-        let lib = open(&["libcrypto.so.3", "libcrypto.so", "libcrypto.3.dylib", "libcrypto.dylib"])?;
+        let lib = open(
+            &["libcrypto.so.3", "libcrypto.so", "libcrypto.3.dylib", "libcrypto.dylib"],
+            "OpenSSL 3 (Debian: libssl3)",
+        )?;
         // SAFETY: `const char *OpenSSL_version(int type);` (openssl/crypto.h, OpenSSL ≥ 1.1).
         let version_fn: unsafe extern "C" fn(c_int) -> *const c_char =
             unsafe { function(&lib, "OpenSSL_version")? };
@@ -199,7 +202,10 @@ pub struct Sodium {
 
 impl Sodium {
     fn load() -> Result<Sodium, String> {
-        let lib = open(&["libsodium.so.23", "libsodium.so.26", "libsodium.so", "libsodium.dylib"])?;
+        let lib = open(
+            &["libsodium.so.23", "libsodium.so.26", "libsodium.so", "libsodium.dylib"],
+            "libsodium (Debian: libsodium23)",
+        )?;
         // SAFETY: `int sodium_init(void);` (sodium/core.h).
         let init: unsafe extern "C" fn() -> c_int = unsafe { function(&lib, "sodium_init")? };
         // SAFETY: sodium_init may be called any number of times, from any thread.

@@ -18,7 +18,8 @@ pub struct Worker {
     /// The peer as the parent names it (`openssl-avx2`, `chacha20-avx512`).
     pub peer: Peer,
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once dropped: end of input ends the worker.
+    stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     next_slot: u64,
 }
@@ -36,7 +37,7 @@ impl Worker {
             command.spawn().map_err(|e| format!("cannot start {:?}: {e}", command.get_program()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut worker = Worker { peer, child, stdin, stdout, next_slot: 0 };
+        let mut worker = Worker { peer, child, stdin: Some(stdin), stdout, next_slot: 0 };
         let hello = worker.request("hello")?;
         let avx512_cfg = hello.first().map(String::as_str) == Some("avx512_cfg=true");
         if peer == Peer::PublishedAvx512 && !avx512_cfg {
@@ -48,8 +49,9 @@ impl Worker {
     /// One request, one reply: the reply's words after `ok`.
     pub fn request(&mut self, line: &str) -> Result<Vec<String>, String> {
         let who = self.peer.id();
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
+        let stdin = self.stdin.as_mut().ok_or_else(|| format!("worker {who}: closed"))?;
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
             .map_err(|e| format!("worker {who}: sending `{line}`: {e}"))?;
         let mut reply = String::new();
         let n =
@@ -87,8 +89,8 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // End of input ends the worker; wait so no zombie is left.
-        let _ = self.child.kill();
+        // End of input ends the worker; wait for it, so no zombie is left.
+        drop(self.stdin.take());
         let _ = self.child.wait();
     }
 }
