@@ -1,11 +1,14 @@
 //! `apply_keystream` for ChaCha8/12/20, XChaCha20 and ChaCha20Legacy: ours on every
-//! backend of `Backend::available()`, and every peer that offers the variant.
+//! backend of `Backend::available()`, and every peer that offers the variant and runs in
+//! this process (OpenSSL and libsodium where their library loads; the report alone has the
+//! peers that need a second process: OpenSSL's AVX2 path, the published crate's AVX-512
+//! build).
 //!
 //! Ids: `<Variant>/apply_keystream/<implementation>/<bytes>` for one instance streaming
 //! message after message, and `<Variant>/new_apply/<implementation>/<bytes>` for a new
 //! instance per message (key setup included). `<implementation>` is `Backend::name()` for
 //! ours (`soft`, …) or the peer's label (`chacha20-0.10.2`, `c2-chacha-0.3`,
-//! `openssl-3.0.19`). Throughput is in bytes, so the cycles measurement reads as TSC
+//! `openssl-3.0.19`, `libsodium-1.0.18`). Throughput is in bytes, so the cycles measurement reads as TSC
 //! ticks per byte.
 #![forbid(unsafe_code)]
 
@@ -25,8 +28,9 @@ fn samples_for(size: usize) -> usize {
 
 fn streaming(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
+    let peers = Peer::in_process_available();
     for variant in Variant::ALL {
-        let impls = implementations(variant, &backends, Peer::ALL);
+        let impls = implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/apply_keystream", variant.title()));
         for &size in SIZES {
@@ -45,8 +49,9 @@ fn streaming(c: &mut Criterion<Meter>) {
 
 fn fresh_instance(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
+    let peers = Peer::in_process_available();
     for variant in Variant::ALL {
-        let mut impls = implementations(variant, &backends, Peer::ALL);
+        let mut impls = implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/new_apply", variant.title()));
         for &size in FRESH_SIZES {

@@ -3,51 +3,13 @@
 
 use std::path::PathBuf;
 
-use chacha_bench::{Backend, FRESH_SIZES, Peer, SIZES, Variant, parse_size};
-
-/// A measured workload: a variant, streamed through one instance or a new instance per
-/// message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Workload {
-    pub variant: Variant,
-    /// New instance (key setup) for every message, then apply.
-    pub fresh: bool,
-}
-
-impl Workload {
-    /// `chacha20`, `chacha20-new`, ….
-    pub fn id(self) -> String {
-        if self.fresh { format!("{}-new", self.variant.id()) } else { self.variant.id().to_string() }
-    }
-
-    /// A heading: `ChaCha20, apply_keystream on one instance`.
-    pub fn title(self) -> String {
-        if self.fresh {
-            format!("{}, a new instance per message (new + apply_keystream)", self.variant.title())
-        } else {
-            format!("{}, apply_keystream on one instance", self.variant.title())
-        }
-    }
-
-    fn all() -> Vec<Workload> {
-        let mut all: Vec<_> =
-            Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: false }).collect();
-        all.extend(Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: true }));
-        all
-    }
-
-    fn default_set() -> Vec<Workload> {
-        let mut set: Vec<_> =
-            Variant::ALL.into_iter().map(|variant| Workload { variant, fresh: false }).collect();
-        set.push(Workload { variant: Variant::ChaCha20, fresh: true });
-        set.push(Workload { variant: Variant::XChaCha20, fresh: true });
-        set
-    }
-}
+use chacha_bench::{Backend, FRESH_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size};
 
 /// What to measure and where to write it.
 #[derive(Debug)]
 pub struct Options {
+    /// `--worker`: serve measurements to the report over stdin/stdout (see `worker`).
+    pub worker: bool,
     pub quick: bool,
     /// `--sizes`; `None` for the defaults ([`SIZES`], and [`FRESH_SIZES`] for `-new`).
     pub sizes: Option<Vec<usize>>,
@@ -61,17 +23,24 @@ pub struct Options {
 }
 
 impl Options {
-    /// The sizes to measure `workload` at.
-    pub fn sizes_for(&self, workload: Workload) -> Vec<usize> {
-        if let Some(sizes) = &self.sizes {
-            return sizes.clone();
-        }
-        match (self.quick, workload.fresh) {
-            (false, false) => SIZES.to_vec(),
-            (false, true) => FRESH_SIZES.to_vec(),
-            (true, false) => vec![64, 1024, 16 * 1024],
-            (true, true) => vec![64, 1024],
-        }
+    /// The points to measure `workload` at: message sizes, and for an RNG `next_u32` and
+    /// `next_u64` first, then `fill_bytes` at each size.
+    pub fn points_for(&self, workload: Workload) -> Vec<Point> {
+        let sizes = match (&self.sizes, self.quick, workload) {
+            (Some(sizes), _, _) => sizes.clone(),
+            (None, false, Workload::Cipher { fresh: false, .. }) => SIZES.to_vec(),
+            (None, false, Workload::Cipher { fresh: true, .. }) => FRESH_SIZES.to_vec(),
+            (None, false, Workload::Rng(_)) => RNG_SIZES.to_vec(),
+            (None, true, Workload::Cipher { fresh: false, .. }) => vec![64, 1024, 16 * 1024],
+            (None, true, Workload::Cipher { fresh: true, .. }) => vec![64, 1024],
+            (None, true, Workload::Rng(_)) => vec![1024, 64 * 1024],
+        };
+        let mut points = match workload {
+            Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
+            Workload::Cipher { .. } => Vec::new(),
+        };
+        points.extend(sizes.into_iter().map(Point::Bytes));
+        points
     }
 }
 
@@ -84,15 +53,22 @@ OPTIONS:
   --quick             a few seconds: 3 sizes, 7 rounds (the CI smoke test)
   --sizes LIST        message sizes, e.g. 16,64,100,256,1K,16K,1M (suffixes B, K/KiB, M/MiB)
   --variants LIST     chacha20, chacha12, chacha8, xchacha20, chacha20-legacy, each also as
-                      NAME-new (a new instance per message), or `all`
-                      [default: the five variants, chacha20-new, xchacha20-new]
+                      NAME-new (a new instance per message); the RNGs chacha20-rng,
+                      chacha12-rng, chacha8-rng (next_u32, next_u64, then fill_bytes at
+                      each size); or `all`
+                      [default: the five variants, chacha20-new, xchacha20-new, the RNGs]
   --backends LIST     backends of ours, as Backend::name() spells them, or `none`
                       [default: every backend this CPU runs]
-  --peers LIST        chacha20 (the published crate), c2-chacha, openssl, or `none`
-                      [default: every peer compiled in]
-  --out DIR           where report.csv and the SVG plots go [default: target/chacha-report/]
+  --peers LIST        chacha20 (the published crate), chacha20-avx512 (its --cfg
+                      chacha20_avx512 build, a second binary the report builds), c2-chacha,
+                      openssl, openssl-avx2 (OpenSSL with AVX-512 masked, in a second
+                      process), libsodium, rand_chacha, or `none`; a peer whose library
+                      is missing is skipped with the reason [default: all]
+  --out DIR           where report.md, report.csv and the SVG plots go
+                      [default: target/chacha-report/]
   --rounds N          interleaved rounds per size; the median is reported [default: 31, quick: 7]
   --seconds S         measuring time to spread over all batches [default: 30, quick: 2]
+  --worker            (internal) serve measurements to a parent report on stdin/stdout
   -h, --help          this text
 ";
 
@@ -137,16 +113,9 @@ fn parse_peers(value: &str) -> Result<Vec<Peer>, String> {
         match Peer::by_id(id) {
             Some(p) if !out.contains(&p) => out.push(p),
             Some(_) => {}
-            None if Peer::KNOWN_IDS.contains(&id) => {
-                return Err(format!(
-                    "--peers: `{id}` is not compiled in; build with `--features {id}` \
-                     (e.g. cargo run --release -p chacha-bench --features {id})"
-                ));
-            }
             None => {
                 return Err(format!(
-                    "--peers: unknown peer `{id}`; known: {} (compiled in: {})",
-                    Peer::KNOWN_IDS.join(", "),
+                    "--peers: unknown peer `{id}`; known: {}",
                     Peer::ALL.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
                 ));
             }
@@ -161,17 +130,12 @@ fn parse_workloads(value: &str) -> Result<Vec<Workload>, String> {
     }
     let mut out = Vec::new();
     for id in list(value) {
-        let (base, fresh) = match id.strip_suffix("-new") {
-            Some(base) => (base, true),
-            None => (id, false),
-        };
-        let Some(variant) = Variant::by_id(base) else {
+        let Some(w) = Workload::by_id(id) else {
             return Err(format!(
-                "--variants: unknown variant `{id}`; known: {} (each also as NAME-new), or all",
-                Variant::ALL.map(Variant::id).join(", ")
+                "--variants: unknown variant `{id}`; known: {}, or all",
+                Workload::all().into_iter().map(Workload::id).collect::<Vec<_>>().join(", ")
             ));
         };
-        let w = Workload { variant, fresh };
         if !out.contains(&w) {
             out.push(w);
         }
@@ -193,6 +157,7 @@ pub fn parse(
 ) -> Result<Option<Options>, String> {
     let mut args = args.into_iter();
     let mut quick = false;
+    let mut worker = false;
     let mut sizes = None;
     let mut workloads = None;
     let mut backends = None;
@@ -214,6 +179,7 @@ pub fn parse(
                 return Ok(None);
             }
             "--quick" => quick = true,
+            "--worker" => worker = true,
             "--sizes" => {
                 let v = value()?;
                 let mut list: Vec<usize> = list(&v)
@@ -248,12 +214,15 @@ pub fn parse(
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let backends = backends.unwrap_or_else(|| Backend::available().collect());
+    // A worker runs only the peers it is given.
+    let backends =
+        backends.unwrap_or_else(|| if worker { Vec::new() } else { Backend::available().collect() });
     let peers = peers.unwrap_or_else(|| Peer::ALL.to_vec());
-    if backends.is_empty() && peers.is_empty() {
+    if backends.is_empty() && peers.is_empty() && !worker {
         return Err("nothing to measure: --backends none and --peers none".into());
     }
     Ok(Some(Options {
+        worker,
         quick,
         sizes,
         workloads: workloads.unwrap_or_else(Workload::default_set),
@@ -276,25 +245,36 @@ mod tests {
     #[test]
     fn defaults_and_values() {
         let o = parse_args(&[]).unwrap().unwrap();
-        assert_eq!(o.workloads.len(), 7);
+        assert_eq!(o.workloads.len(), 10);
         assert_eq!(o.backends, Backend::available().collect::<Vec<_>>());
         assert_eq!(o.peers, Peer::ALL);
-        assert_eq!(o.sizes_for(o.workloads[0]), SIZES);
+        assert_eq!(o.points_for(o.workloads[0]), SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>());
+        let rng = o.points_for(Workload::Rng(chacha_bench::RngVariant::ChaCha8));
+        assert_eq!(rng[..2], [Point::NextU32, Point::NextU64]);
+        assert_eq!(rng.len(), 2 + RNG_SIZES.len());
         let o = parse_args(&[
             "--quick",
             "--sizes=1K,16",
             "--variants",
-            "chacha8,xchacha20-new",
+            "chacha8,xchacha20-new,chacha12-rng",
             "--peers",
             "none",
         ])
         .unwrap()
         .unwrap();
         assert_eq!(o.sizes, Some(vec![16, 1024]));
-        assert_eq!(o.workloads[1], Workload { variant: Variant::XChaCha20, fresh: true });
+        assert_eq!(
+            o.workloads[1],
+            Workload::Cipher { variant: chacha_bench::Variant::XChaCha20, fresh: true }
+        );
+        assert_eq!(o.workloads[2], Workload::Rng(chacha_bench::RngVariant::ChaCha12));
+        assert_eq!(
+            o.points_for(o.workloads[2]),
+            [Point::NextU32, Point::NextU64, Point::Bytes(16), Point::Bytes(1024)]
+        );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 10);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 13);
     }
 
     #[test]

@@ -70,49 +70,80 @@ impl Variant {
 /// Another implementation to compare with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Peer {
-    /// The published `chacha20` crate 0.10.2, default build (AVX2 at best).
+    /// The published `chacha20` crate 0.10.2, default build (AVX2 at best); also its RNGs.
     Published,
+    /// The published crate built with `--cfg chacha20_avx512` (its AVX-512 backend): a
+    /// second binary of this package, driven as a worker process by the report.
+    PublishedAvx512,
     /// `c2-chacha` 0.3 (`ppv-lite86` SIMD).
     C2Chacha,
-    /// OpenSSL's EVP ChaCha20 through the `openssl` crate (feature `openssl`).
-    #[cfg(feature = "openssl")]
+    /// OpenSSL's EVP ChaCha20, `libcrypto` loaded at run time, on the path OpenSSL picks
+    /// (AVX-512 where the CPU has it).
     OpenSsl,
+    /// The same with `OPENSSL_ia32cap=:~0x80010000` (AVX-512 F/VL hidden, so its AVX2
+    /// code): a worker process, since OpenSSL reads the variable once when it loads.
+    OpenSslAvx2,
+    /// libsodium's `crypto_stream_*_xor_ic`, loaded at run time.
+    Sodium,
+    /// `rand_chacha` 0.10's RNGs.
+    RandChacha,
 }
 
+/// The value of `OPENSSL_ia32cap` for [`Peer::OpenSslAvx2`]: clears AVX512F (bit 16) and
+/// AVX512VL (bit 31) of the second capability word (CPUID leaf 7, EBX).
+pub const OPENSSL_AVX2_CAP: &str = ":~0x80010000";
+
 impl Peer {
-    /// The peers compiled into this build.
+    /// Every peer, in report order.
     pub const ALL: &'static [Peer] = &[
         Peer::Published,
+        Peer::PublishedAvx512,
         Peer::C2Chacha,
-        #[cfg(feature = "openssl")]
         Peer::OpenSsl,
+        Peer::OpenSslAvx2,
+        Peer::Sodium,
+        Peer::RandChacha,
     ];
 
-    /// Every peer id the command line knows, compiled in or not.
-    pub const KNOWN_IDS: &'static [&'static str] = &["chacha20", "c2-chacha", "openssl"];
+    /// The peers that run inside this process (no worker): what the tests and the
+    /// criterion benches use, where their library loads.
+    pub fn in_process_available() -> Vec<Peer> {
+        Self::ALL.iter().copied().filter(|p| p.in_process() && p.unavailable().is_none()).collect()
+    }
 
-    /// The command-line id: `chacha20` (the published crate), `c2-chacha`, `openssl`.
+    /// The command-line id: `chacha20` (the published crate), `chacha20-avx512`,
+    /// `c2-chacha`, `openssl`, `openssl-avx2`, `libsodium`, `rand_chacha`.
     pub fn id(self) -> &'static str {
         match self {
             Peer::Published => "chacha20",
+            Peer::PublishedAvx512 => "chacha20-avx512",
             Peer::C2Chacha => "c2-chacha",
-            #[cfg(feature = "openssl")]
             Peer::OpenSsl => "openssl",
+            Peer::OpenSslAvx2 => "openssl-avx2",
+            Peer::Sodium => "libsodium",
+            Peer::RandChacha => "rand_chacha",
         }
     }
 
-    /// The name in tables, plots, CSV and bench ids, with the version.
+    /// The name in tables, plots, CSV and bench ids, with the version (read from the
+    /// library where it is loaded at run time).
     pub fn label(self) -> String {
+        // "OpenSSL 3.0.19 27 Jan 2026" -> "openssl-3.0.19"
+        let openssl = || match crate::ffi::crypto() {
+            Ok(c) => format!("openssl-{}", c.version.split_whitespace().nth(1).unwrap_or("?")),
+            Err(_) => "openssl".into(),
+        };
         match self {
             Peer::Published => "chacha20-0.10.2".into(),
+            Peer::PublishedAvx512 => "chacha20-0.10.2-avx512".into(),
             Peer::C2Chacha => "c2-chacha-0.3".into(),
-            #[cfg(feature = "openssl")]
-            Peer::OpenSsl => {
-                // "OpenSSL 3.0.19 27 Jan 2026" -> "openssl-3.0.19"
-                let v = openssl::version::version();
-                let number = v.split_whitespace().nth(1).unwrap_or("?");
-                format!("openssl-{number}")
-            }
+            Peer::OpenSsl => openssl(),
+            Peer::OpenSslAvx2 => format!("{}-avx2", openssl()),
+            Peer::Sodium => match crate::ffi::sodium() {
+                Ok(s) => format!("libsodium-{}", s.version),
+                Err(_) => "libsodium".into(),
+            },
+            Peer::RandChacha => "rand_chacha-0.10".into(),
         }
     }
 
@@ -121,17 +152,63 @@ impl Peer {
         Self::ALL.iter().copied().find(|p| p.id() == id || p.label() == id)
     }
 
-    /// Whether this peer implements `variant`.
+    /// Whether this peer runs in this process; the others are worker processes that the
+    /// report starts (`chacha20-avx512`, `openssl-avx2`).
+    pub fn in_process(self) -> bool {
+        !matches!(self, Peer::PublishedAvx512 | Peer::OpenSslAvx2)
+    }
+
+    /// The peer that a worker process runs for this one (itself when in process).
+    pub fn base(self) -> Peer {
+        match self {
+            Peer::PublishedAvx512 => Peer::Published,
+            Peer::OpenSslAvx2 => Peer::OpenSsl,
+            p => p,
+        }
+    }
+
+    /// Why this peer cannot run here (its library does not load, or the CPU lacks what
+    /// makes its second build different), or `None`.
+    pub fn unavailable(self) -> Option<String> {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        let avx512 =
+            std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl");
+        #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+        let avx512 = false;
+        match self {
+            Peer::OpenSsl => crate::ffi::crypto().err().map(|e| format!("OpenSSL's libcrypto: {e}")),
+            Peer::OpenSslAvx2 => match crate::ffi::crypto() {
+                Err(e) => Some(format!("OpenSSL's libcrypto: {e}")),
+                Ok(_) if !avx512 => {
+                    Some("no AVX-512 F/VL here: OpenSSL's default rows are its AVX2 code".into())
+                }
+                Ok(_) => None,
+            },
+            Peer::PublishedAvx512 if !avx512 => {
+                Some("no AVX-512 F/VL here: the AVX-512 build would run its AVX2 code".into())
+            }
+            Peer::Sodium => crate::ffi::sodium().err().map(|e| format!("libsodium: {e}")),
+            _ => None,
+        }
+    }
+
+    /// Whether this peer implements the cipher `variant`.
     pub fn offers(self, variant: Variant) -> bool {
         match self {
-            Peer::Published => true,
+            Peer::Published | Peer::PublishedAvx512 => true,
             // c2-chacha's ChaCha8/ChaCha12 are the original 8-byte-nonce layout only.
-            Peer::C2Chacha => {
+            Peer::C2Chacha | Peer::Sodium => {
                 matches!(variant, Variant::ChaCha20 | Variant::XChaCha20 | Variant::ChaCha20Legacy)
             }
-            #[cfg(feature = "openssl")]
-            Peer::OpenSsl => variant == Variant::ChaCha20,
+            Peer::OpenSsl | Peer::OpenSslAvx2 => variant == Variant::ChaCha20,
+            Peer::RandChacha => false,
         }
+    }
+
+    /// Whether this peer has ChaCha RNGs. The published crate's AVX-512 build has none of
+    /// its own: its RNG runs the AVX2 code in either build.
+    pub fn offers_rng(self) -> bool {
+        matches!(self, Peer::Published | Peer::RandChacha)
     }
 }
 
@@ -293,13 +370,13 @@ fn ours(variant: Variant, backend: Backend) -> Implementation {
     }
 }
 
-fn published(variant: Variant) -> Implementation {
+fn published(peer: Peer, variant: Variant) -> Implementation {
     use chacha20_published::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     fn make<C: KeyIvInit>(k: &[u8; 32], n: &[u8]) -> C {
         C::new_from_slices(k, n).expect("key and nonce sizes")
     }
-    let name = Peer::Published.label();
-    let origin = Origin::Peer(Peer::Published);
+    let name = peer.label();
+    let origin = Origin::Peer(peer);
     match variant {
         Variant::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20>),
         Variant::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12>),
@@ -329,30 +406,21 @@ fn c2chacha(variant: Variant) -> Option<Implementation> {
     })
 }
 
-#[cfg(feature = "openssl")]
-fn openssl_peer(variant: Variant) -> Option<Implementation> {
-    use openssl::cipher::Cipher;
-    use openssl::cipher_ctx::CipherCtx;
+/// EVP's ChaCha20 IV: the 32-bit block counter (little-endian) then the 12-byte nonce.
+fn evp_iv(nonce: &[u8]) -> [u8; 16] {
+    let mut iv = [0u8; 16];
+    iv[4..].copy_from_slice(nonce);
+    iv
+}
 
+fn openssl_peer(peer: Peer, variant: Variant) -> Option<Implementation> {
+    use crate::ffi::EvpChaCha20;
+
+    let lib = crate::ffi::crypto().ok()?;
     if variant != Variant::ChaCha20 {
         return None;
     }
-    /// EVP's ChaCha20 IV: the 32-bit block counter (little-endian) then the 12-byte nonce.
-    fn iv(nonce: &[u8]) -> [u8; 16] {
-        let mut iv = [0u8; 16];
-        iv[4..].copy_from_slice(nonce);
-        iv
-    }
-    fn apply(ctx: &mut CipherCtx, buf: &mut [u8]) {
-        let len = buf.len();
-        ctx.cipher_update_inplace(buf, len).expect("EVP_CipherUpdate");
-    }
-    let peer = Peer::OpenSsl;
-    let make = |key: &[u8; 32], nonce: &[u8]| {
-        let mut ctx = CipherCtx::new().expect("EVP_CIPHER_CTX_new");
-        ctx.encrypt_init(Some(Cipher::chacha20()), Some(key), Some(&iv(nonce))).expect("EVP_EncryptInit");
-        ctx
-    };
+    let make = move |key: &[u8; 32], nonce: &[u8]| EvpChaCha20::new(lib, key, &evp_iv(nonce));
     // New message: re-key one context (EVP_EncryptInit_ex with a new key and IV), as a
     // program that encrypts many messages does; allocating a context each time is slower.
     let mut fresh_ctx = make(&[0; 32], &[0; 12]);
@@ -362,21 +430,103 @@ fn openssl_peer(variant: Variant) -> Option<Implementation> {
         variant,
         make: Box::new(move |key, nonce| {
             let mut ctx = make(key, nonce);
-            Box::new(Streamer(move |buf: &mut [u8]| apply(&mut ctx, buf)))
+            Box::new(Streamer(move |buf: &mut [u8]| ctx.apply(buf)))
         }),
         fresh: Box::new(Fresher(move |key: &[u8; 32], nonce: &[u8], buf: &mut [u8]| {
-            fresh_ctx.encrypt_init(None, Some(key), Some(&iv(nonce))).expect("EVP_EncryptInit");
-            apply(&mut fresh_ctx, buf)
+            fresh_ctx.rekey(key, &evp_iv(nonce));
+            fresh_ctx.apply(buf)
         })),
+    })
+}
+
+/// libsodium has no stream object: one instance is its `_xor_ic` function driven at the
+/// block counter, with the keystream of a partial last block kept for the next call (as
+/// every streaming instance does), so a message that ends mid-block costs one extra
+/// one-block call, like ours.
+struct SodiumStream<X> {
+    /// `xor(key, nonce, buf, counter)`: the variant's `_xor_ic` function.
+    xor: X,
+    key: [u8; 32],
+    nonce: Vec<u8>,
+    /// The next block to compute.
+    counter: u64,
+    /// Keystream of block `counter - 1`; its last `left` bytes are unused.
+    tail: [u8; 64],
+    left: usize,
+}
+
+impl<X: Fn(&[u8; 32], &[u8], &mut [u8], u64)> SodiumStream<X> {
+    fn apply(&mut self, buf: &mut [u8]) {
+        let take = self.left.min(buf.len());
+        let (head, rest) = buf.split_at_mut(take);
+        for (b, k) in head.iter_mut().zip(&self.tail[64 - self.left..]) {
+            *b ^= k;
+        }
+        self.left -= take;
+        let whole = rest.len() / 64 * 64;
+        let (blocks, end) = rest.split_at_mut(whole);
+        if !blocks.is_empty() {
+            (self.xor)(&self.key, &self.nonce, blocks, self.counter);
+            self.counter += (whole / 64) as u64;
+        }
+        if !end.is_empty() {
+            self.tail = [0; 64];
+            (self.xor)(&self.key, &self.nonce, &mut self.tail, self.counter);
+            self.counter += 1;
+            for (b, k) in end.iter_mut().zip(&self.tail) {
+                *b ^= k;
+            }
+            self.left = 64 - end.len();
+        }
+    }
+}
+
+fn sodium_with<X>(variant: Variant, xor: X) -> Implementation
+where
+    X: Fn(&[u8; 32], &[u8], &mut [u8], u64) + Copy + 'static,
+{
+    let peer = Peer::Sodium;
+    Implementation {
+        name: peer.label(),
+        origin: Origin::Peer(peer),
+        variant,
+        make: Box::new(move |key, nonce| {
+            let mut s =
+                SodiumStream { xor, key: *key, nonce: nonce.to_vec(), counter: 0, tail: [0; 64], left: 0 };
+            Box::new(Streamer(move |buf: &mut [u8]| s.apply(buf)))
+        }),
+        // A fresh message is one `_xor_ic` call from block 0: libsodium's one-shot API.
+        fresh: Box::new(Fresher(move |key: &[u8; 32], nonce: &[u8], buf: &mut [u8]| xor(key, nonce, buf, 0))),
+    }
+}
+
+fn sodium_peer(variant: Variant) -> Option<Implementation> {
+    let lib = crate::ffi::sodium().ok()?;
+    Some(match variant {
+        Variant::ChaCha20 => sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
+            let ic = u32::try_from(ic).expect("an RFC 8439 counter fits 32 bits");
+            lib.chacha20_ietf_xor_ic(buf, n.try_into().expect("12-byte nonce"), ic, k)
+        }),
+        Variant::XChaCha20 => sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
+            lib.xchacha20_xor_ic(buf, n.try_into().expect("24-byte nonce"), ic, k)
+        }),
+        Variant::ChaCha20Legacy => {
+            sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
+                lib.chacha20_xor_ic(buf, n.try_into().expect("8-byte nonce"), ic, k)
+            })
+        }
+        Variant::ChaCha12 | Variant::ChaCha8 => return None,
     })
 }
 
 fn peer(peer: Peer, variant: Variant) -> Option<Implementation> {
     match peer {
-        Peer::Published => Some(published(variant)),
+        Peer::Published => Some(published(peer, variant)),
         Peer::C2Chacha => c2chacha(variant),
-        #[cfg(feature = "openssl")]
-        Peer::OpenSsl => openssl_peer(variant),
+        Peer::OpenSsl => openssl_peer(peer, variant),
+        Peer::Sodium => sodium_peer(variant),
+        // Worker processes and RNG-only peers: not here.
+        Peer::PublishedAvx512 | Peer::OpenSslAvx2 | Peer::RandChacha => None,
     }
 }
 

@@ -7,14 +7,28 @@
 //!
 //! An [`Implementation`] hides its concrete cipher behind a trait object, but the loop
 //! that runs a batch of messages ([`Stream::run`], [`Implementation::run_fresh`]) is
-//! monomorphised inside it, so timing pays one indirect call per batch, not per message.
-#![forbid(unsafe_code)]
+//! monomorphised inside it, so timing pays one indirect call per batch, not per message;
+//! [`RngImplementation`] does the same for the RNGs, and [`race`] puts both in one shape
+//! for the report ([`Workload`], [`Entrant`], [`Runner`], [`transcript`]).
+//!
+//! `unsafe` is denied everywhere but in one module, `ffi`: OpenSSL's libcrypto and
+//! libsodium, loaded at run time (nothing links them, so this crate builds with only the
+//! Rust toolchain and a missing library skips its peer).
+#![deny(unsafe_code)]
 
 pub mod cpu;
+#[allow(unsafe_code)]
+mod ffi;
 mod impls;
+pub mod race;
+mod rngs;
 
 pub use chacha_backends::Backend;
-pub use impls::{Implementation, Origin, Peer, Stream, Variant, implementations};
+pub use impls::{Implementation, OPENSSL_AVX2_CAP, Origin, Peer, Stream, Variant, implementations};
+pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
+pub use rngs::{
+    RNG_CHECK_LEN, RngImplementation, RngStream, RngVariant, rng_implementations, rng_transcript,
+};
 
 /// The message sizes of the streaming benches and the report, in bytes.
 pub const SIZES: &[usize] = &[16, 64, 100, 256, 1024, 16 * 1024, 1024 * 1024];
@@ -22,7 +36,11 @@ pub const SIZES: &[usize] = &[16, 64, 100, 256, 1024, 16 * 1024, 1024 * 1024];
 /// The sizes of the fresh-instance-per-message (new + apply) benches, in bytes.
 pub const FRESH_SIZES: &[usize] = &[16, 64, 256, 1024];
 
-/// The key every check and bench uses.
+/// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
+/// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
+pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
+
+/// The key every check and bench uses (also the RNGs' seed).
 pub const KEY: [u8; 32] = {
     let mut key = [0u8; 32];
     let mut i = 0;

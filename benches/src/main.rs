@@ -1,27 +1,37 @@
 //! The report: `cargo run --release -p chacha-bench` (`-- --help` for the options).
 //!
-//! Prints the CPU features and the backend `Backend::detect()` picks, checks that every
-//! peer gives our bytes, measures every available backend and every peer at each message
-//! size (interleaved rounds; median and min–max), prints a table per workload (GB/s, TSC
-//! cycles per byte, ratio to the best peer) and writes `report.csv` and one SVG plot per
-//! workload into `--out` (default `target/chacha-report/`). Progress goes to stderr.
+//! Prints the CPU features and the backend `Backend::detect()` picks, says which peers
+//! run here, which in a worker process (`remote`, `worker`) and which are skipped and why,
+//! checks that every peer gives our bytes, measures every available backend and every peer
+//! at each message size (interleaved rounds across the processes; median and min–max),
+//! prints a table per workload (GB/s, TSC cycles per byte and per call, ratio to the best
+//! peer) and a summary of where `detect()`'s backend stands, and writes `report.md`,
+//! `report.csv` and one SVG plot per workload into `--out` (default
+//! `target/chacha-report/`). Progress goes to stderr.
 //!
-//! `args`, `measure` and `output` are this binary's modules; the implementations and the
-//! agreement check live in the library, shared with the benches and the tests.
+//! `args`, `measure`, `output`, `remote` and `worker` are this binary's modules; the
+//! implementations and the agreement check live in the library, shared with the benches
+//! and the tests.
 #![forbid(unsafe_code)]
 
 mod args;
 mod measure;
 mod output;
+mod remote;
+mod worker;
 
+use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use chacha_bench::{Backend, check_agreement, cpu, implementations};
+use chacha_bench::{Backend, Peer, Workload, compare, cpu, entrants, transcript};
 
 use crate::args::Options;
-use crate::measure::{Progress, measure};
+use crate::measure::{Local, Progress, Racer, measure};
+use crate::remote::{Remote, Worker};
 
 /// `target/chacha-report` of this workspace, wherever the command runs from.
 fn default_out() -> PathBuf {
@@ -41,7 +51,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&options) {
+    let result =
+        if options.worker { worker::serve(&options.peers).map_err(Into::into) } else { run(&options) };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -50,33 +62,49 @@ fn main() -> ExitCode {
     }
 }
 
+/// One workload to measure: its points and its racers.
+type Plan = (Workload, Vec<chacha_bench::Point>, Vec<Box<dyn Racer>>);
+
+/// Prints `text` and keeps it for `report.md`.
+struct Out(String);
+
+impl Out {
+    fn say(&mut self, text: &str) {
+        println!("{text}");
+        self.0.push_str(text);
+        self.0.push('\n');
+    }
+}
+
 fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     if cfg!(debug_assertions) {
         eprintln!("warning: a debug build; run with --release for meaningful figures");
     }
+    let mut out = Out(String::new());
 
     // The machine.
     let tsc_hz = cpu::tsc_hz(Duration::from_millis(if options.quick { 20 } else { 60 }));
     let cpu_label = cpu::label(tsc_hz);
-    println!("# chacha report\n");
-    println!("CPU: {cpu_label}");
+    out.say("# chacha report\n");
+    out.say(&format!("CPU: {cpu_label}"));
     let features = cpu::features();
     let seen: Vec<&str> = features.iter().filter(|f| f.1).map(|f| f.0).collect();
     let missing: Vec<&str> = features.iter().filter(|f| !f.1).map(|f| f.0).collect();
-    println!(
+    out.say(&format!(
         "CPU features: {}{}",
         if seen.is_empty() { "none of interest".to_string() } else { seen.join(" ") },
         if missing.is_empty() { String::new() } else { format!(" (not: {})", missing.join(" ")) }
-    );
-    println!(
+    ));
+    let detected = Backend::detect();
+    out.say(&format!(
         "Backends: detect() picks `{}`; available: {}; compiled in: {}",
-        Backend::detect().name(),
+        detected.name(),
         Backend::available().map(Backend::name).collect::<Vec<_>>().join(", "),
         Backend::COMPILED.join(", ")
-    );
+    ));
     match tsc_hz {
-        Some(hz) => println!(
+        Some(hz) => out.say(&format!(
             "Cycles per byte are TSC ticks at the measured {:.3} GHz{} (the core clock may run faster)",
             hz / 1e9,
             match cpu::tsc_invariant() {
@@ -84,40 +112,80 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
                 Some(false) => ", BUT the TSC is not flagged invariant: treat them with care",
                 None => "",
             }
-        ),
-        None => println!("Cycles per byte: no TSC on this target; only GB/s"),
+        )),
+        None => out.say("Cycles per byte: no TSC on this target; only GB/s"),
     }
-    println!(
+
+    // The peers: which run here, which in a worker process, which are skipped and why.
+    let wanted: Vec<Peer> = options
+        .peers
+        .iter()
+        .copied()
+        .filter(|p| options.workloads.iter().any(|w| w.offered_by(*p)))
+        .collect();
+    let mut local_peers = Vec::new();
+    let mut workers: Vec<Rc<RefCell<Worker>>> = Vec::new();
+    let mut notes = Vec::new();
+    for &peer in &wanted {
+        if let Some(why) = peer.unavailable() {
+            notes.push(format!("- skipped {}: {why}", peer.label()));
+        } else if peer.in_process() {
+            local_peers.push(peer);
+        } else {
+            match remote::start(peer) {
+                Ok((worker, how)) => {
+                    notes.push(format!("- {} runs in {how}", peer.label()));
+                    workers.push(Rc::new(RefCell::new(worker)));
+                }
+                Err(why) => notes.push(format!("- skipped {}: {why}", peer.label())),
+            }
+        }
+    }
+    out.say(&format!(
         "Measuring: ours on {}; peers: {}",
         if options.backends.is_empty() {
             "no backend".to_string()
         } else {
             options.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
         },
-        if options.peers.is_empty() {
-            "none".to_string()
-        } else {
-            options.peers.iter().map(|p| p.label()).collect::<Vec<_>>().join(", ")
+        {
+            let mut names: Vec<String> = local_peers.iter().map(|p| p.label()).collect();
+            names.extend(workers.iter().map(|w| w.borrow().peer.label()));
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
         }
-    );
+    ));
+    if std::env::var_os("OPENSSL_ia32cap").is_some() {
+        notes.push("- note: OPENSSL_ia32cap is set in this environment, so the `openssl` rows are not OpenSSL's default path".into());
+    }
+    for note in &notes {
+        out.say(note);
+    }
 
-    // Same bytes first: every backend and every peer, per variant.
-    println!("\n## Same bytes\n");
-    let mut variants: Vec<_> = options.workloads.iter().map(|w| w.variant).collect();
-    variants.sort();
-    variants.dedup();
+    // Same bytes first: every backend and every peer, per workload.
+    out.say("\n## Same bytes\n");
     let all_backends: Vec<Backend> = Backend::available().collect();
     let mut failed = false;
-    for &v in &variants {
-        let mut impls = implementations(v, &all_backends, &options.peers);
-        let names = impls.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" = ");
-        match check_agreement(&mut impls) {
-            Ok(bytes) => println!(
-                "- {}: {names}: the same {bytes} bytes (streamed in uneven chunks, and new + apply)",
-                v.title()
-            ),
+    for &w in &options.workloads {
+        let mut list: Vec<(String, Vec<u8>)> = entrants(w, &all_backends, &local_peers)
+            .iter_mut()
+            .map(|e| (e.name().to_string(), transcript(e)))
+            .collect();
+        for worker in workers.iter().filter(|wk| w.offered_by(wk.borrow().peer)) {
+            let mut worker = worker.borrow_mut();
+            let label = worker.peer.label();
+            for t in worker.transcripts(w)? {
+                list.push((label.clone(), t));
+            }
+        }
+        let names = list.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" = ");
+        let what = match w {
+            Workload::Cipher { .. } => "streamed in uneven chunks, and new + apply",
+            Workload::Rng(_) => "a mix of fill_bytes, next_u32 and next_u64",
+        };
+        match compare(w, &list) {
+            Ok(bytes) => out.say(&format!("- {}: {names}: the same {bytes} bytes ({what})", w.id())),
             Err(e) => {
-                println!("- {}: MISMATCH: {e}", v.title());
+                out.say(&format!("- {}: MISMATCH: {e}", w.id()));
                 failed = true;
             }
         }
@@ -126,12 +194,27 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         return Err("an implementation gave different bytes; no figures for a wrong cipher".into());
     }
 
-    // Measure, interleaved.
-    let plan: Vec<_> = options.workloads.iter().map(|&w| (w, options.sizes_for(w))).collect();
-    let cells_total: usize = plan
-        .iter()
-        .map(|(w, sizes)| implementations(w.variant, &options.backends, &options.peers).len() * sizes.len())
-        .sum();
+    // The racers of each workload: ours and the in-process peers, then the workers'.
+    let mut plan: Vec<Plan> = Vec::new();
+    for &w in &options.workloads {
+        let mut racers: Vec<Box<dyn Racer>> = entrants(w, &options.backends, &local_peers)
+            .into_iter()
+            .map(|e| Box::new(Local::new(e)) as Box<dyn Racer>)
+            .collect();
+        for worker in workers.iter().filter(|wk| w.offered_by(wk.borrow().peer)) {
+            let (count, label) = {
+                let mut wk = worker.borrow_mut();
+                (wk.entrant_count(w)?, wk.peer.label())
+            };
+            for index in 0..count {
+                racers.push(Box::new(Remote::new(Rc::clone(worker), label.clone(), index)));
+            }
+        }
+        if !racers.is_empty() {
+            plan.push((w, options.points_for(w), racers));
+        }
+    }
+    let cells_total: usize = plan.iter().map(|(_, points, racers)| points.len() * racers.len()).sum();
     if cells_total == 0 {
         return Err("no implementation of the chosen variants among the chosen backends and peers".into());
     }
@@ -144,43 +227,68 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     );
     let mut progress = Progress::new(cells_total);
     let mut cells = Vec::new();
-    for (w, sizes) in &plan {
-        let mut impls = implementations(w.variant, &options.backends, &options.peers);
-        if impls.is_empty() {
-            continue;
-        }
-        cells.extend(measure(*w, &mut impls, sizes, options.rounds, target, &mut progress));
+    for (w, points, racers) in &mut plan {
+        cells.extend(measure(*w, racers, points, options.rounds, target, &mut progress)?);
     }
     progress.finish();
+    drop(plan);
+    drop(workers);
 
     // Tables.
     let tsc_ghz = tsc_hz.map(|hz| hz / 1e9);
     let mut all_rows = Vec::new();
-    for (w, _) in &plan {
-        let rows = output::rows(&cells, *w);
+    for &w in &options.workloads {
+        let rows = output::rows(&cells, w);
         if rows.is_empty() {
             continue;
         }
-        println!("\n## {}\n", w.title());
-        print!("{}", output::table(&rows));
-        all_rows.push((*w, rows));
+        out.say(&format!("\n## {}\n", w.title()));
+        out.say(output::table(&rows).trim_end());
+        all_rows.push((w, rows));
     }
-    println!(
+    out.say(&format!(
         "\nGB/s = 10^9 bytes/s, median of {} rounds (min–max across rounds); cycles/B = TSC ticks \
-         per byte{}; vs best peer = median GB/s over the fastest peer's at that size.",
+         per byte{}; TSC ticks/call = per message, per fill_bytes, per next_u32 or next_u64 call; \
+         vs best peer = median GB/s over the fastest peer's at that size.",
         options.rounds,
         tsc_ghz.map_or(String::new(), |g| format!(" at {g:.3} GHz"))
-    );
+    ));
+    out.say(&format!(
+        "\n## Summary: `{}` (the backend detect() picks) against the best peer at each size\n",
+        detected.name()
+    ));
+    out.say(&format!(
+        "Smallest … largest ratio of its median GB/s to the fastest peer's, across the sizes of each workload \
+         (above 1 = faster than every peer there).\n\n{}",
+        output::summary(&all_rows, detected.name()).trim_end()
+    ));
 
     // Files.
     std::fs::create_dir_all(&options.out)
         .map_err(|e| format!("cannot create the output folder {}: {e}", options.out.display()))?;
     let csv = options.out.join("report.csv");
     output::write_csv(&csv, &all_rows, &cpu_label, tsc_ghz).map_err(|e| format!("{}: {e}", csv.display()))?;
-    println!("\nWrote {}", csv.display());
+    let mut written = vec![csv];
     for (w, rows) in &all_rows {
         let path = output::write_plot(&options.out, *w, rows, &cpu_label, options.rounds)
             .map_err(|e| format!("plot {}: {e}", w.id()))?;
+        written.push(path);
+    }
+    let md = options.out.join("report.md");
+    let mut text = out.0.clone();
+    let _ = writeln!(
+        text,
+        "\nPlots: {}",
+        written[1..]
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| format!("`{}`", n.to_string_lossy()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    std::fs::write(&md, text).map_err(|e| format!("{}: {e}", md.display()))?;
+    println!();
+    for path in [&md].into_iter().chain(&written) {
         println!("Wrote {}", path.display());
     }
     eprintln!("report done in {:.1} s", started.elapsed().as_secs_f64());

@@ -1,23 +1,77 @@
-//! Interleaved measurement: at each size, every implementation runs one short batch in
-//! turn, round after round (the starting implementation rotates), so a noisy neighbour or
-//! a clock change hits all of them alike. Each round gives one throughput per
-//! implementation; the report shows their median and min–max.
+//! Interleaved measurement: at each point (message size, or `next_u32` / `next_u64`),
+//! every racer runs one short batch in turn, round after round (the starting racer
+//! rotates), so a noisy neighbour or a clock change hits all of them alike. A racer runs
+//! in this process ([`Local`]) or in a worker process ([`crate::remote::Remote`]); the
+//! rounds interleave across processes the same way. Each round gives one throughput per
+//! racer; the report shows their median and min–max.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use chacha_bench::{Implementation, KEY, Stream, cpu, format_size, nonce};
+use chacha_bench::{Entrant, Point, Runner, Workload};
 
-use crate::args::Workload;
+/// Something to time: ours or a peer, here or in a worker process.
+pub trait Racer {
+    /// The name in tables, CSV and plots.
+    fn name(&self) -> &str;
+    /// Whether it is one of ours.
+    fn ours(&self) -> bool;
+    /// Sets up `point` of `workload` (a new instance at position 0) and returns the calls
+    /// per batch that take about `target`.
+    fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String>;
+    /// One batch of `calls` calls at the prepared point: wall time and TSC ticks.
+    fn batch(&mut self, calls: u64) -> Result<(Duration, Option<u64>), String>;
+    /// Drops what `prepare` set up.
+    fn finish_point(&mut self) -> Result<(), String>;
+}
 
-/// One implementation at one size: a figure per round.
+/// A racer in this process.
+pub struct Local {
+    entrant: Entrant,
+    runner: Option<Runner>,
+}
+
+impl Local {
+    pub fn new(entrant: Entrant) -> Local {
+        Local { entrant, runner: None }
+    }
+}
+
+impl Racer for Local {
+    fn name(&self) -> &str {
+        self.entrant.name()
+    }
+
+    fn ours(&self) -> bool {
+        matches!(self.entrant.origin(), chacha_bench::Origin::Ours(_))
+    }
+
+    fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String> {
+        let mut runner = self.entrant.runner(workload, point);
+        let calls = runner.calibrate(&mut self.entrant, target);
+        self.runner = Some(runner);
+        Ok(calls)
+    }
+
+    fn batch(&mut self, calls: u64) -> Result<(Duration, Option<u64>), String> {
+        let runner = self.runner.as_mut().ok_or("batch before prepare")?;
+        Ok(runner.batch(&mut self.entrant, calls))
+    }
+
+    fn finish_point(&mut self) -> Result<(), String> {
+        self.runner = None;
+        Ok(())
+    }
+}
+
+/// One racer at one point: a figure per round.
 #[derive(Debug)]
 pub struct Cell {
     pub workload: Workload,
     pub name: String,
     pub ours: bool,
-    pub size: usize,
-    /// Messages per batch.
+    pub point: Point,
+    /// Calls per batch.
     pub messages: u64,
     /// GB/s (10^9 bytes per second), one per round.
     pub gbps: Vec<f64>,
@@ -89,99 +143,47 @@ impl Progress {
     }
 }
 
-enum Runner {
-    Stream(Box<dyn Stream>),
-    Fresh,
-}
-
-/// Runs one batch of `messages` messages; wall time and TSC ticks.
-fn batch(
-    imp: &mut Implementation,
-    runner: &mut Runner,
-    nonce: &[u8],
-    buf: &mut [u8],
-    messages: u64,
-) -> (Duration, Option<u64>) {
-    let t0 = Instant::now();
-    let c0 = cpu::tsc();
-    match runner {
-        Runner::Stream(s) => s.run(buf, messages),
-        Runner::Fresh => imp.run_fresh(&KEY, nonce, buf, messages),
-    }
-    let c1 = cpu::tsc();
-    let dt = t0.elapsed();
-    (dt, c0.zip(c1).map(|(a, b)| b.wrapping_sub(a)))
-}
-
-/// How many messages make a batch of about `target` (the calibration runs double as
-/// warm-up).
-fn calibrate(
-    imp: &mut Implementation,
-    runner: &mut Runner,
-    nonce: &[u8],
-    buf: &mut [u8],
-    target: Duration,
-) -> u64 {
-    let mut n = 1u64;
-    loop {
-        let (dt, _) = batch(imp, runner, nonce, buf, n);
-        if dt >= target / 4 || n >= 1 << 40 {
-            let scaled = n as f64 * target.as_secs_f64() / dt.as_secs_f64().max(1e-9);
-            return (scaled.round() as u64).max(1);
-        }
-        n *= 2;
-    }
-}
-
-/// Measures every implementation of `impls` at every size of `sizes`, interleaved.
+/// Measures every racer at every point of `points`, interleaved.
 pub fn measure(
     workload: Workload,
-    impls: &mut [Implementation],
-    sizes: &[usize],
+    racers: &mut [Box<dyn Racer>],
+    points: &[Point],
     rounds: usize,
     target: Duration,
     progress: &mut Progress,
-) -> Vec<Cell> {
-    let nonce = nonce(workload.variant.nonce_len());
+) -> Result<Vec<Cell>, String> {
     let mut cells = Vec::new();
-    for (si, &size) in sizes.iter().enumerate() {
-        let mut buf = vec![0u8; size];
-        let mut runners: Vec<Runner> = impls
-            .iter()
-            .map(|imp| if workload.fresh { Runner::Fresh } else { Runner::Stream(imp.stream(&KEY, &nonce)) })
-            .collect();
-        let messages: Vec<u64> = impls
-            .iter_mut()
-            .zip(&mut runners)
-            .map(|(imp, runner)| calibrate(imp, runner, &nonce, &mut buf, target))
-            .collect();
-        let k = impls.len();
+    for (pi, &point) in points.iter().enumerate() {
+        let messages: Vec<u64> =
+            racers.iter_mut().map(|r| r.prepare(workload, point, target)).collect::<Result<_, _>>()?;
+        let k = racers.len();
         let mut gbps = vec![Vec::with_capacity(rounds); k];
         let mut ticks = vec![Vec::with_capacity(rounds); k];
         for round in 0..rounds {
             for j in 0..k {
                 let i = (j + round) % k;
-                let (dt, t) = batch(&mut impls[i], &mut runners[i], &nonce, &mut buf, messages[i]);
-                let bytes = messages[i] as f64 * size as f64;
+                let (dt, t) = racers[i].batch(messages[i])?;
+                let bytes = messages[i] as f64 * point.bytes() as f64;
                 gbps[i].push(bytes / dt.as_nanos().max(1) as f64);
                 if let Some(t) = t {
                     ticks[i].push(t as f64 / bytes);
                 }
             }
         }
-        for (i, imp) in impls.iter().enumerate() {
+        for (i, racer) in racers.iter_mut().enumerate() {
+            racer.finish_point()?;
             cells.push(Cell {
                 workload,
-                name: imp.name.clone(),
-                ours: imp.is_ours(),
-                size,
+                name: racer.name().to_string(),
+                ours: racer.ours(),
+                point,
                 messages: messages[i],
                 gbps: std::mem::take(&mut gbps[i]),
                 ticks_per_byte: std::mem::take(&mut ticks[i]),
             });
-            let what = format!("{} {}: {}", workload.id(), format_size(size), imp.name);
-            progress.step(&what, si + 1 == sizes.len() && i + 1 == impls.len());
+            let what = format!("{} {}: {}", workload.id(), point.label(), racer.name());
+            progress.step(&what, pi + 1 == points.len() && i + 1 == k);
         }
     }
-    cells
+    Ok(cells)
 }

@@ -1,13 +1,13 @@
-//! The report's outputs: the table on stdout (Markdown, so it pastes into a README), the
-//! CSV, and one SVG plot per workload (plotters, SVG backend: no system fonts needed).
+//! The report's outputs: the tables (Markdown, printed and written to `report.md`), the
+//! summary of where ours stands, the CSV, and one SVG plot per workload (plotters, SVG
+//! backend: no system fonts needed).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use chacha_bench::format_size;
+use chacha_bench::{Point, Workload, format_size};
 use plotters::prelude::*;
 
-use crate::args::Workload;
 use crate::measure::{Cell, Stats};
 
 /// One row: a cell's statistics and its ratio to the best peer at its size.
@@ -20,7 +20,7 @@ pub struct Row<'a> {
     pub vs_best_peer: Option<f64>,
 }
 
-/// The rows of one workload, by size then in measuring order.
+/// The rows of one workload, by point then in measuring order.
 pub fn rows<'a>(cells: &'a [Cell], workload: Workload) -> Vec<Row<'a>> {
     let mine: Vec<&Cell> = cells.iter().filter(|c| c.workload == workload).collect();
     mine.iter()
@@ -28,7 +28,7 @@ pub fn rows<'a>(cells: &'a [Cell], workload: Workload) -> Vec<Row<'a>> {
             let gbps = Stats::of(&cell.gbps).expect("at least one round");
             let best_peer = mine
                 .iter()
-                .filter(|c| !c.ours && c.size == cell.size)
+                .filter(|c| !c.ours && c.point == cell.point)
                 .filter_map(|c| Stats::of(&c.gbps))
                 .map(|s| s.median)
                 .max_by(f64::total_cmp);
@@ -56,25 +56,41 @@ fn display_name(cell: &Cell) -> String {
     if cell.ours { format!("{} (ours)", cell.name) } else { cell.name.clone() }
 }
 
+/// TSC ticks per call (per message, per `next_u32`, …), from the median per byte.
+fn ticks_per_call(r: &Row<'_>) -> Option<f64> {
+    r.ticks.map(|t| t.median * r.cell.point.bytes() as f64)
+}
+
 /// A Markdown table with padded columns.
 pub fn table(rows: &[Row<'_>]) -> String {
-    let header = ["size", "implementation", "GB/s", "min–max GB/s", "cycles/B (TSC)", "vs best peer"];
-    let mut lines: Vec<[String; 6]> = Vec::new();
+    const N: usize = 7;
+    let header = [
+        "size",
+        "implementation",
+        "GB/s",
+        "min–max GB/s",
+        "cycles/B (TSC)",
+        "TSC ticks/call",
+        "vs best peer",
+    ];
+    let mut lines: Vec<[String; N]> = Vec::new();
     for r in rows {
         lines.push([
-            format_size(r.cell.size),
+            r.cell.point.label(),
             display_name(r.cell),
             gb(r.gbps.median),
             format!("{}–{}", gb(r.gbps.min), gb(r.gbps.max)),
             r.ticks.map_or("–".into(), |t| format!("{:.2}", t.median)),
+            ticks_per_call(r)
+                .map_or("–".into(), |t| if t < 100.0 { format!("{t:.1}") } else { format!("{t:.0}") }),
             r.vs_best_peer.map_or("–".into(), |v| format!("{v:.2}×")),
         ]);
     }
     let width = |i: usize| {
         lines.iter().map(|l| l[i].chars().count()).chain([header[i].chars().count()]).max().unwrap_or(0)
     };
-    let widths: Vec<usize> = (0..6).map(width).collect();
-    let right = [true, false, true, true, true, true];
+    let widths: Vec<usize> = (0..N).map(width).collect();
+    let right = [true, false, true, true, true, true, true];
     let fmt_line = |cols: &[String]| {
         let mut s = String::from("|");
         for (i, c) in cols.iter().enumerate() {
@@ -106,7 +122,41 @@ pub fn table(rows: &[Row<'_>]) -> String {
     out
 }
 
-/// The CSV: one row per (workload, implementation, size).
+/// One line per workload: the smallest and the largest ratio of `ours` (the backend
+/// `detect()` picks) to the best peer across the workload's points, with where and against
+/// whom; or why there is none.
+pub fn summary(all: &[(Workload, Vec<Row<'_>>)], ours: &str) -> String {
+    let mut out = String::new();
+    for (w, rows) in all {
+        let mine: Vec<&Row<'_>> = rows.iter().filter(|r| r.cell.ours && r.cell.name == ours).collect();
+        let best_at = |r: &Row<'_>| {
+            rows.iter()
+                .filter(|p| !p.cell.ours && p.cell.point == r.cell.point)
+                .max_by(|a, b| a.gbps.median.total_cmp(&b.gbps.median))
+                .map(|p| p.cell.name.clone())
+                .unwrap_or_default()
+        };
+        let with_ratio: Vec<(&Row<'_>, f64)> =
+            mine.iter().filter_map(|r| r.vs_best_peer.map(|v| (*r, v))).collect();
+        let lo = with_ratio.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+        let hi = with_ratio.iter().max_by(|a, b| a.1.total_cmp(&b.1));
+        let line = match (lo, hi) {
+            (Some(&(lr, lv)), Some(&(hr, hv))) => format!(
+                "{lv:.2}× ({}, vs {}) … {hv:.2}× ({}, vs {})",
+                lr.cell.point.label(),
+                best_at(lr),
+                hr.cell.point.label(),
+                best_at(hr)
+            ),
+            _ if mine.is_empty() => format!("`{ours}` was not measured"),
+            _ => "no peer measured".to_string(),
+        };
+        let _ = writeln!(out, "- {}: {line}", w.id());
+    }
+    out
+}
+
+/// The CSV: one row per (workload, implementation, point).
 pub fn write_csv(
     path: &Path,
     all: &[(Workload, Vec<Row<'_>>)],
@@ -114,21 +164,32 @@ pub fn write_csv(
     tsc_ghz: Option<f64>,
 ) -> std::io::Result<()> {
     let mut s = String::from(
-        "variant,new_instance_per_message,implementation,origin,size_bytes,messages_per_batch,rounds,\
-         gbps_median,gbps_min,gbps_max,tsc_cycles_per_byte_median,tsc_cycles_per_byte_min,\
-         tsc_cycles_per_byte_max,ratio_to_best_peer,tsc_ghz,cpu\n",
+        "workload,variant,new_instance_per_message,call,implementation,origin,size_bytes,\
+         calls_per_batch,rounds,gbps_median,gbps_min,gbps_max,tsc_cycles_per_byte_median,\
+         tsc_cycles_per_byte_min,tsc_cycles_per_byte_max,tsc_ticks_per_call_median,\
+         ratio_to_best_peer,tsc_ghz,cpu\n",
     );
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
     for (w, rows) in all {
         for r in rows {
+            let (variant, fresh) = match w {
+                Workload::Cipher { variant, fresh } => (variant.id(), fresh.to_string()),
+                Workload::Rng(v) => (v.id(), String::new()),
+            };
+            let call = match (w, r.cell.point) {
+                (_, Point::NextU32) => "next_u32",
+                (_, Point::NextU64) => "next_u64",
+                (Workload::Rng(_), Point::Bytes(_)) => "fill_bytes",
+                (Workload::Cipher { fresh: true, .. }, _) => "new_apply_keystream",
+                (Workload::Cipher { fresh: false, .. }, _) => "apply_keystream",
+            };
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},\"{}\"",
-                w.variant.id(),
-                w.fresh,
+                "{},{variant},{fresh},{call},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},\"{}\"",
+                w.id(),
                 r.cell.name,
                 if r.cell.ours { "ours" } else { "peer" },
-                r.cell.size,
+                r.cell.point.bytes(),
                 r.cell.messages,
                 r.cell.gbps.len(),
                 r.gbps.median,
@@ -137,6 +198,7 @@ pub fn write_csv(
                 opt(r.ticks.map(|t| t.median)),
                 opt(r.ticks.map(|t| t.min)),
                 opt(r.ticks.map(|t| t.max)),
+                opt(ticks_per_call(r)),
                 opt(r.vs_best_peer),
                 opt(tsc_ghz),
                 cpu.replace('"', "'"),
@@ -159,7 +221,8 @@ const COLORS: [RGBColor; 8] = [
 ];
 
 /// One SVG: GB/s against message size (log scale), a line per implementation, min–max
-/// bars at each point. Ours are solid, peers dashed.
+/// bars at each point. Ours are solid, peers dashed. For an RNG the line is `fill_bytes`;
+/// `next_u32` and `next_u64` are triangles at 4 and 8 bytes, not joined to it.
 pub fn write_plot(
     dir: &Path,
     workload: Workload,
@@ -168,13 +231,14 @@ pub fn write_plot(
     rounds: usize,
 ) -> Result<PathBuf, Box<dyn std::error::Error>> {
     let path = dir.join(format!("{}.svg", workload.id()));
+    let rng = matches!(workload, Workload::Rng(_));
     let mut names: Vec<(&str, bool)> = Vec::new();
     for r in rows {
         if !names.iter().any(|(n, _)| *n == r.cell.name) {
             names.push((&r.cell.name, r.cell.ours));
         }
     }
-    let mut sizes: Vec<usize> = rows.iter().map(|r| r.cell.size).collect();
+    let mut sizes: Vec<usize> = rows.iter().map(|r| r.cell.point.bytes()).collect();
     sizes.sort_unstable();
     sizes.dedup();
     let (lo, hi) = (sizes[0] as f64, sizes[sizes.len() - 1] as f64);
@@ -208,9 +272,17 @@ pub fn write_plot(
             )?;
         chart
             .configure_mesh()
-            .x_desc("message size (log scale)")
+            .x_desc(if rng {
+                "bytes per call (log scale): next_u32, next_u64 (triangles), then fill_bytes"
+            } else {
+                "message size (log scale)"
+            })
             .y_desc("GB/s (10⁹ bytes/s)")
-            .x_label_formatter(&|x| format_size(x.round() as usize))
+            .x_label_formatter(&|x| match (rng, x.round() as usize) {
+                (true, 4) => "next_u32".into(),
+                (true, 8) => "next_u64".into(),
+                (_, n) => format_size(n),
+            })
             .y_label_formatter(&|y| format!("{y:.1}"))
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 17))
@@ -221,8 +293,13 @@ pub fn write_plot(
             let color = COLORS[idx % COLORS.len()];
             let mut points: Vec<(f64, f64, f64, f64)> = rows
                 .iter()
-                .filter(|r| r.cell.name == *name)
-                .map(|r| (r.cell.size as f64, r.gbps.median, r.gbps.min, r.gbps.max))
+                .filter(|r| r.cell.name == *name && matches!(r.cell.point, Point::Bytes(_)))
+                .map(|r| (r.cell.point.bytes() as f64, r.gbps.median, r.gbps.min, r.gbps.max))
+                .collect();
+            let calls: Vec<(f64, f64, f64, f64)> = rows
+                .iter()
+                .filter(|r| r.cell.name == *name && !matches!(r.cell.point, Point::Bytes(_)))
+                .map(|r| (r.cell.point.bytes() as f64, r.gbps.median, r.gbps.min, r.gbps.max))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             let label = if *ours { format!("{name} (ours)") } else { (*name).to_string() };
@@ -237,9 +314,12 @@ pub fn write_plot(
             .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 28, y)], color.stroke_width(width)));
             chart.draw_series(line.iter().map(|&(x, y)| Circle::new((x, y), 4, color.filled())))?;
-            chart.draw_series(points.iter().map(|&(x, median, min, max)| {
+            chart.draw_series(points.iter().chain(&calls).map(|&(x, median, min, max)| {
                 ErrorBar::new_vertical(x, min, median, max, color.stroke_width(1), 8)
             }))?;
+            chart.draw_series(
+                calls.iter().map(|&(x, y, _, _)| TriangleMarker::new((x, y), 7, color.filled())),
+            )?;
         }
         chart
             .configure_series_labels()

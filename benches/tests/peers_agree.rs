@@ -1,31 +1,66 @@
-//! Every peer gives the same bytes as ours, on every available backend, for every variant:
-//! the check the report makes before measuring. No timing here: speed lives in the benches
-//! and the report.
+//! Every peer gives the same bytes as ours, on every available backend, for every variant
+//! and every RNG: the check the report makes before measuring. No timing here: speed lives
+//! in the benches and the report.
+//!
+//! OpenSSL and libsodium are loaded at run time; where one is missing its peer is absent
+//! (the report says so) and these tests cover the others.
 #![forbid(unsafe_code)]
 
-use chacha_bench::{Backend, CHECK_LEN, Peer, Variant, check_agreement, implementations};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use chacha_bench::{
+    Backend, CHECK_LEN, OPENSSL_AVX2_CAP, Peer, RNG_CHECK_LEN, RngVariant, Variant, Workload,
+    check_agreement, compare, entrants, implementations, transcript,
+};
+
+fn peers() -> Vec<Peer> {
+    Peer::in_process_available()
+}
 
 #[test]
 fn every_peer_and_backend_gives_our_bytes() {
     let backends: Vec<Backend> = Backend::available().collect();
     assert!(!backends.is_empty());
     for variant in Variant::ALL {
-        let mut impls = implementations(variant, &backends, Peer::ALL);
+        let mut impls = implementations(variant, &backends, &peers());
         assert!(impls.len() > backends.len(), "{variant:?}: no peer offers it");
         assert_eq!(check_agreement(&mut impls), Ok(CHECK_LEN), "{variant:?}");
     }
 }
 
 #[test]
+fn every_workload_agrees_through_transcripts() {
+    let backends: Vec<Backend> = Backend::available().collect();
+    for w in Workload::all() {
+        let list: Vec<(String, Vec<u8>)> = entrants(w, &backends, &peers())
+            .iter_mut()
+            .map(|e| (e.name().to_string(), transcript(e)))
+            .collect();
+        assert!(list.len() > backends.len(), "{w:?}: no peer");
+        let expected = match w {
+            Workload::Cipher { .. } => 2 * CHECK_LEN,
+            Workload::Rng(_) => RNG_CHECK_LEN,
+        };
+        assert_eq!(compare(w, &list), Ok(expected), "{w:?}");
+    }
+}
+
+#[test]
 fn each_peer_offers_what_it_claims() {
     let backends: Vec<Backend> = Backend::available().collect();
-    for variant in Variant::ALL {
-        let impls = implementations(variant, &backends, Peer::ALL);
-        for &peer in Peer::ALL {
-            let present = impls.iter().any(|i| i.name == peer.label());
-            assert_eq!(present, peer.offers(variant), "{peer:?} {variant:?}");
+    for w in Workload::all() {
+        let list = entrants(w, &backends, &peers());
+        for peer in peers() {
+            let present = list.iter().any(|e| e.name() == peer.label());
+            assert_eq!(present, w.offered_by(peer), "{peer:?} {w:?}");
         }
     }
+    // The worker peers never run in process.
+    assert!(
+        entrants(Workload::Rng(RngVariant::ChaCha8), &[], &[Peer::PublishedAvx512, Peer::OpenSslAvx2])
+            .is_empty()
+    );
 }
 
 #[test]
@@ -36,4 +71,50 @@ fn a_disagreement_is_reported() {
     mixed.extend(implementations(Variant::ChaCha12, &backends[..1], &[]));
     let err = check_agreement(&mut mixed).expect_err("ChaCha12 is not ChaCha20");
     assert!(err.contains("differs from"), "{err}");
+
+    let w = Workload::Rng(RngVariant::ChaCha20);
+    let mut a = entrants(w, &backends[..1], &[]);
+    let mut b = entrants(Workload::Rng(RngVariant::ChaCha8), &backends[..1], &[]);
+    let list =
+        vec![("ours-20".to_string(), transcript(&mut a[0])), ("ours-8".to_string(), transcript(&mut b[0]))];
+    let err = compare(w, &list).expect_err("ChaCha8Rng is not ChaCha20Rng");
+    assert!(err.contains("ours-8 differs from ours-20"), "{err}");
+}
+
+/// The report's worker process answers the protocol and gives the same bytes as this
+/// process: OpenSSL with its AVX-512 code masked (as the report runs it), or, without
+/// libcrypto, the published crate.
+#[test]
+fn a_worker_process_gives_the_same_bytes() {
+    let peer = if Peer::OpenSsl.unavailable().is_none() { Peer::OpenSsl } else { Peer::Published };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chacha-bench"))
+        .args(["--worker", "--peers", peer.id()])
+        .env("OPENSSL_ia32cap", OPENSSL_AVX2_CAP)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the worker");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &str| {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut reply = String::new();
+        stdout.read_line(&mut reply).unwrap();
+        reply.trim_end().to_string()
+    };
+    assert!(ask("hello").starts_with("ok avx512_cfg="));
+    let w = Workload::Cipher { variant: Variant::ChaCha20, fresh: false };
+    assert_eq!(ask("entrants chacha20"), format!("ok {}", peer.label()));
+    let hex = ask("check chacha20");
+    let mut ours = entrants(w, &Backend::available().collect::<Vec<_>>()[..1], &[]);
+    let expected: String = transcript(&mut ours[0]).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, format!("ok {expected}"));
+    let calls = ask("prepare 1 chacha20 0 64 100000");
+    assert!(calls.starts_with("ok "), "{calls}");
+    assert!(ask("batch 1 3").starts_with("ok "));
+    assert_eq!(ask("drop 1"), "ok");
+    assert!(ask("frobnicate").starts_with("err "));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
 }

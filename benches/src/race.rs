@@ -1,0 +1,315 @@
+//! What the report measures, in one shape for the ciphers and the RNGs: a [`Workload`]
+//! (a cipher variant on one instance or fresh per message, or an RNG), its [`Point`]s
+//! (message sizes; for RNGs also `next_u32` / `next_u64`), the [`Entrant`]s, a
+//! [`Runner`] that runs one batch, and the [`transcript`] every entrant must agree on.
+//!
+//! The report's worker processes (`--worker`) run the same code, so a peer in another
+//! process is timed and checked exactly as one in this process.
+
+use std::time::{Duration, Instant};
+
+use chacha_backends::Backend;
+
+use crate::impls::{Implementation, Origin, Peer, Stream, Variant, implementations};
+use crate::rngs::{RngImplementation, RngStream, RngVariant, rng_implementations, rng_transcript};
+use crate::{CHECK_LEN, KEY, cpu, nonce};
+
+/// A measured workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Workload {
+    /// A cipher variant: one instance streaming message after message, or (`fresh`) a new
+    /// instance per message (key setup included).
+    Cipher {
+        /// The variant.
+        variant: Variant,
+        /// New instance (key setup) for every message, then apply.
+        fresh: bool,
+    },
+    /// An RNG: `fill_bytes` at each size, and `next_u32` / `next_u64`.
+    Rng(RngVariant),
+}
+
+impl Workload {
+    /// `chacha20`, `chacha20-new`, `chacha20-rng`, ….
+    pub fn id(self) -> String {
+        match self {
+            Workload::Cipher { variant, fresh: false } => variant.id().to_string(),
+            Workload::Cipher { variant, fresh: true } => format!("{}-new", variant.id()),
+            Workload::Rng(r) => r.id().to_string(),
+        }
+    }
+
+    /// A heading: `ChaCha20, apply_keystream on one instance`.
+    pub fn title(self) -> String {
+        match self {
+            Workload::Cipher { variant, fresh: false } => {
+                format!("{}, apply_keystream on one instance", variant.title())
+            }
+            Workload::Cipher { variant, fresh: true } => {
+                format!("{}, a new instance per message (new + apply_keystream)", variant.title())
+            }
+            Workload::Rng(r) => format!("{}, fill_bytes, next_u32 and next_u64 on one generator", r.title()),
+        }
+    }
+
+    /// The workload whose [`Workload::id`] is `id`.
+    pub fn by_id(id: &str) -> Option<Workload> {
+        Self::all().into_iter().find(|w| w.id() == id)
+    }
+
+    /// Every workload, in report order.
+    pub fn all() -> Vec<Workload> {
+        let mut all: Vec<_> =
+            Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
+        all.extend(Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: true }));
+        all.extend(RngVariant::ALL.map(Workload::Rng));
+        all
+    }
+
+    /// The report's default: every variant on one instance, ChaCha20 and XChaCha20 fresh,
+    /// and the three RNGs.
+    pub fn default_set() -> Vec<Workload> {
+        let mut set: Vec<_> =
+            Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
+        set.push(Workload::Cipher { variant: Variant::ChaCha20, fresh: true });
+        set.push(Workload::Cipher { variant: Variant::XChaCha20, fresh: true });
+        set.extend(RngVariant::ALL.map(Workload::Rng));
+        set
+    }
+
+    /// Whether `peer` has an implementation of this workload.
+    pub fn offered_by(self, peer: Peer) -> bool {
+        match self {
+            Workload::Cipher { variant, .. } => peer.offers(variant),
+            Workload::Rng(_) => peer.offers_rng(),
+        }
+    }
+}
+
+/// What one call does: a message (or `fill_bytes`) of so many bytes, or one `next_u32` /
+/// `next_u64` of an RNG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Point {
+    /// `next_u32`: 4 bytes.
+    NextU32,
+    /// `next_u64`: 8 bytes.
+    NextU64,
+    /// A message, or `fill_bytes`, of this many bytes.
+    Bytes(usize),
+}
+
+impl Point {
+    /// Bytes per call.
+    pub fn bytes(self) -> usize {
+        match self {
+            Point::NextU32 => 4,
+            Point::NextU64 => 8,
+            Point::Bytes(n) => n,
+        }
+    }
+
+    /// For tables: `16 B`, `1 KiB`, `next_u32`, `next_u64`.
+    pub fn label(self) -> String {
+        match self {
+            Point::NextU32 => "next_u32".into(),
+            Point::NextU64 => "next_u64".into(),
+            Point::Bytes(n) => crate::format_size(n),
+        }
+    }
+
+    /// For the CSV and the worker protocol: `16`, `u32`, `u64`.
+    pub fn token(self) -> String {
+        match self {
+            Point::NextU32 => "u32".into(),
+            Point::NextU64 => "u64".into(),
+            Point::Bytes(n) => n.to_string(),
+        }
+    }
+
+    /// The point whose [`Point::token`] is `token`.
+    pub fn from_token(token: &str) -> Option<Point> {
+        match token {
+            "u32" => Some(Point::NextU32),
+            "u64" => Some(Point::NextU64),
+            n => n.parse().ok().filter(|&n| n > 0).map(Point::Bytes),
+        }
+    }
+}
+
+/// One implementation of one workload.
+#[derive(Debug)]
+pub enum Entrant {
+    /// A cipher.
+    Cipher(Implementation),
+    /// An RNG.
+    Rng(RngImplementation),
+}
+
+impl Entrant {
+    /// `Backend::name()` for ours, the peer's label otherwise.
+    pub fn name(&self) -> &str {
+        match self {
+            Entrant::Cipher(i) => &i.name,
+            Entrant::Rng(i) => &i.name,
+        }
+    }
+
+    /// Ours or a peer.
+    pub fn origin(&self) -> Origin {
+        match self {
+            Entrant::Cipher(i) => i.origin,
+            Entrant::Rng(i) => i.origin,
+        }
+    }
+
+    /// A runner for `point` of `workload` (a new instance or generator at position 0).
+    ///
+    /// # Panics
+    /// If `point` is `next_u32`/`next_u64` and this is a cipher.
+    pub fn runner(&self, workload: Workload, point: Point) -> Runner {
+        let buf = vec![0u8; point.bytes()];
+        match (self, workload) {
+            (Entrant::Cipher(i), Workload::Cipher { variant, fresh }) => {
+                assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
+                let nonce = nonce(variant.nonce_len());
+                if fresh {
+                    Runner { kind: Kind::Fresh(nonce), buf }
+                } else {
+                    Runner { kind: Kind::Stream(i.stream(&KEY, &nonce)), buf }
+                }
+            }
+            (Entrant::Rng(i), _) => Runner { kind: Kind::Rng(i.rng(&KEY), point), buf },
+            (Entrant::Cipher(_), Workload::Rng(_)) => panic!("a cipher entrant for an RNG workload"),
+        }
+    }
+}
+
+/// The entrants of `workload`: ours on each of `backends`, then each of `peers` that
+/// offers it in this process.
+pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec<Entrant> {
+    match workload {
+        Workload::Cipher { variant, .. } => {
+            implementations(variant, backends, peers).into_iter().map(Entrant::Cipher).collect()
+        }
+        Workload::Rng(r) => rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect(),
+    }
+}
+
+enum Kind {
+    Stream(Box<dyn Stream>),
+    /// The nonce; the entrant makes the instance.
+    Fresh(Vec<u8>),
+    Rng(Box<dyn RngStream>, Point),
+}
+
+/// One entrant at one point, ready to run batches (its instance, if any, keeps its
+/// position from batch to batch).
+pub struct Runner {
+    kind: Kind,
+    buf: Vec<u8>,
+}
+
+impl core::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Runner").field("bytes", &self.buf.len()).finish_non_exhaustive()
+    }
+}
+
+impl Runner {
+    /// Runs `calls` calls of `entrant` (the one this runner was made from); wall time and
+    /// TSC ticks.
+    pub fn batch(&mut self, entrant: &mut Entrant, calls: u64) -> (Duration, Option<u64>) {
+        let t0 = Instant::now();
+        let c0 = cpu::tsc();
+        match (&mut self.kind, entrant) {
+            (Kind::Stream(s), _) => s.run(&mut self.buf, calls),
+            (Kind::Fresh(nonce), Entrant::Cipher(i)) => i.run_fresh(&KEY, nonce, &mut self.buf, calls),
+            (Kind::Rng(r, Point::NextU32), _) => r.run_u32(calls),
+            (Kind::Rng(r, Point::NextU64), _) => r.run_u64(calls),
+            (Kind::Rng(r, Point::Bytes(_)), _) => r.run_fill(&mut self.buf, calls),
+            (Kind::Fresh(_), Entrant::Rng(_)) => unreachable!("fresh runners are made for ciphers only"),
+        }
+        let c1 = cpu::tsc();
+        let dt = t0.elapsed();
+        (dt, c0.zip(c1).map(|(a, b)| b.wrapping_sub(a)))
+    }
+
+    /// How many calls make a batch of about `target` (the calibration runs double as
+    /// warm-up).
+    pub fn calibrate(&mut self, entrant: &mut Entrant, target: Duration) -> u64 {
+        let mut n = 1u64;
+        loop {
+            let (dt, _) = self.batch(entrant, n);
+            if dt >= target / 4 || n >= 1 << 40 {
+                let scaled = n as f64 * target.as_secs_f64() / dt.as_secs_f64().max(1e-9);
+                return (scaled.round() as u64).max(1);
+            }
+            n *= 2;
+        }
+    }
+}
+
+/// The chunk lengths of a cipher's transcript: partial blocks and multi-block calls meet.
+const CHUNKS: [usize; 7] = [1, 63, 64, 65, 100, 1024, 4103];
+
+/// What two entrants of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
+/// of keystream streamed in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes), then a
+/// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`].
+pub fn transcript(entrant: &mut Entrant) -> Vec<u8> {
+    match entrant {
+        Entrant::Cipher(imp) => {
+            let nonce = nonce(imp.variant.nonce_len());
+            let mut out = vec![0u8; CHECK_LEN];
+            let mut stream = imp.stream(&KEY, &nonce);
+            let mut rest = &mut out[..];
+            for len in CHUNKS {
+                let (head, tail) = rest.split_at_mut(len);
+                stream.apply(head);
+                rest = tail;
+            }
+            for len in CHUNKS {
+                let mut buf = vec![0u8; len];
+                imp.fresh_once(&KEY, &nonce, &mut buf);
+                out.extend_from_slice(&buf);
+            }
+            out
+        }
+        Entrant::Rng(imp) => rng_transcript(imp, &KEY),
+    }
+}
+
+/// Compares `transcripts` (name, bytes) with the first one's.
+///
+/// # Errors
+/// Every entrant that differs, with the first differing byte (for a cipher: in the
+/// stream, or in which new-instance message).
+pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<usize, String> {
+    let Some((first_name, expected)) = transcripts.first() else { return Ok(0) };
+    let mut problems = Vec::new();
+    for (name, got) in transcripts {
+        let at = expected.iter().zip(got).position(|(a, b)| a != b);
+        let at = match at {
+            None if got.len() == expected.len() => continue,
+            None => expected.len().min(got.len()),
+            Some(at) => at,
+        };
+        let place = match workload {
+            Workload::Cipher { .. } if at < CHECK_LEN => format!("streaming, byte {at}"),
+            Workload::Cipher { .. } => {
+                let mut off = at - CHECK_LEN;
+                let mut which = CHUNKS[0];
+                for len in CHUNKS {
+                    which = len;
+                    if off < len {
+                        break;
+                    }
+                    off -= len;
+                }
+                format!("new + apply of {which} B, byte {off}")
+            }
+            Workload::Rng(_) => format!("byte {at} of the mixed fill_bytes/next_u32/next_u64 sequence"),
+        };
+        problems.push(format!("{name} differs from {first_name} ({place})"));
+    }
+    if problems.is_empty() { Ok(expected.len()) } else { Err(problems.join("; ")) }
+}

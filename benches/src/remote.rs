@@ -1,0 +1,232 @@
+//! The parent's side of the worker processes (see `worker` for the protocol): starting
+//! them (building the published crate's AVX-512 binary first), the same-bytes check
+//! through them, and [`Remote`], a racer whose batches run in a worker.
+
+use std::cell::RefCell;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use chacha_bench::{OPENSSL_AVX2_CAP, Peer, Point, Workload};
+
+use crate::measure::Racer;
+
+/// A worker process running one peer.
+pub struct Worker {
+    /// The peer as the parent names it (`openssl-avx2`, `chacha20-avx512`).
+    pub peer: Peer,
+    child: Child,
+    /// `None` once dropped: end of input ends the worker.
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_slot: u64,
+}
+
+impl Worker {
+    fn start(peer: Peer, mut command: Command) -> Result<Worker, String> {
+        command
+            .arg("--worker")
+            .arg("--peers")
+            .arg(peer.base().id())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child =
+            command.spawn().map_err(|e| format!("cannot start {:?}: {e}", command.get_program()))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut worker = Worker { peer, child, stdin: Some(stdin), stdout, next_slot: 0 };
+        let hello = worker.request("hello")?;
+        let avx512_cfg = hello.first().map(String::as_str) == Some("avx512_cfg=true");
+        if peer == Peer::PublishedAvx512 && !avx512_cfg {
+            return Err("the second binary was built without --cfg chacha20_avx512".into());
+        }
+        Ok(worker)
+    }
+
+    /// One request, one reply: the reply's words after `ok`.
+    pub fn request(&mut self, line: &str) -> Result<Vec<String>, String> {
+        let who = self.peer.id();
+        let stdin = self.stdin.as_mut().ok_or_else(|| format!("worker {who}: closed"))?;
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("worker {who}: sending `{line}`: {e}"))?;
+        let mut reply = String::new();
+        let n =
+            self.stdout.read_line(&mut reply).map_err(|e| format!("worker {who}: reading the reply: {e}"))?;
+        if n == 0 {
+            return Err(format!("worker {who} ended (request `{line}`)"));
+        }
+        let mut words = reply.split_whitespace();
+        match words.next() {
+            Some("ok") => Ok(words.map(String::from).collect()),
+            _ => Err(format!("worker {who}: `{line}`: {}", reply.trim())),
+        }
+    }
+
+    /// The worker's entrants of `workload`: how many.
+    pub fn entrant_count(&mut self, workload: Workload) -> Result<usize, String> {
+        Ok(self.request(&format!("entrants {}", workload.id()))?.len())
+    }
+
+    /// Each entrant's transcript of `workload`.
+    pub fn transcripts(&mut self, workload: Workload) -> Result<Vec<Vec<u8>>, String> {
+        let words = self.request(&format!("check {}", workload.id()))?;
+        words
+            .iter()
+            .map(|hex| {
+                (0..hex.len())
+                    .step_by(2)
+                    .map(|i| hex.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok()))
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or_else(|| "a transcript that is not hex".to_string())
+            })
+            .collect()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // End of input ends the worker; wait for it, so no zombie is left.
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// The workspace root of this build (where `cargo build` of the second binary runs).
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).to_path_buf()
+}
+
+/// Builds this package again with `--cfg chacha20_avx512` into its own target folder
+/// (`target/chacha-bench-avx512`), which switches the published crate to its AVX-512
+/// backend for that whole build; the path of the binary and the build's wall time.
+fn build_avx512() -> Result<(PathBuf, Duration), String> {
+    let root = workspace();
+    if !root.join("Cargo.toml").is_file() {
+        return Err(format!("the workspace ({}) is not here to build the second binary", root.display()));
+    }
+    let target_dir = root.join("target").join("chacha-bench-avx512");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    flags.push_str(" --cfg chacha20_avx512");
+    let started = Instant::now();
+    eprintln!(
+        "building the published crate's AVX-512 build (RUSTFLAGS='{}') into {}",
+        flags.trim(),
+        target_dir.display()
+    );
+    let output = Command::new(&cargo)
+        .current_dir(&root)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "chacha-bench",
+            "--bin",
+            "chacha-bench",
+            "--target-dir",
+        ])
+        .arg(&target_dir)
+        .env("RUSTFLAGS", flags.trim())
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("cannot run {cargo:?}: {e}"))?;
+    if !output.status.success() {
+        let log = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = log.lines().rev().take(8).collect();
+        return Err(format!(
+            "cargo build with --cfg chacha20_avx512 failed: {}",
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        ));
+    }
+    let exe = target_dir.join("release").join(format!("chacha-bench{}", std::env::consts::EXE_SUFFIX));
+    Ok((exe, started.elapsed()))
+}
+
+/// Starts the worker for `peer` (one of the peers that do not run in process). The
+/// message says what was done, e.g. how long the build took.
+pub fn start(peer: Peer) -> Result<(Worker, String), String> {
+    match peer {
+        Peer::OpenSslAvx2 => {
+            let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
+            let mut command = Command::new(exe);
+            command.env("OPENSSL_ia32cap", OPENSSL_AVX2_CAP);
+            let worker = Worker::start(peer, command)?;
+            Ok((worker, format!("a second process of this binary with OPENSSL_ia32cap={OPENSSL_AVX2_CAP}")))
+        }
+        Peer::PublishedAvx512 => {
+            let (exe, took) = build_avx512()?;
+            let worker = Worker::start(peer, Command::new(&exe))?;
+            Ok((
+                worker,
+                format!(
+                    "a second binary, {} (built with --cfg chacha20_avx512; the build step took {:.1} s)",
+                    exe.display(),
+                    took.as_secs_f64()
+                ),
+            ))
+        }
+        other => Err(format!("{} runs in this process", other.id())),
+    }
+}
+
+/// A racer whose batches run in a worker process.
+pub struct Remote {
+    worker: Rc<RefCell<Worker>>,
+    name: String,
+    /// Its index among the worker's entrants of the workload.
+    index: usize,
+    slot: u64,
+}
+
+impl Remote {
+    /// The `index`-th entrant of the worker's, named `name` in the report.
+    pub fn new(worker: Rc<RefCell<Worker>>, name: String, index: usize) -> Remote {
+        let slot = {
+            let mut w = worker.borrow_mut();
+            w.next_slot += 1;
+            w.next_slot
+        };
+        Remote { worker, name, index, slot }
+    }
+}
+
+impl Racer for Remote {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn ours(&self) -> bool {
+        false
+    }
+
+    fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String> {
+        let reply = self.worker.borrow_mut().request(&format!(
+            "prepare {} {} {} {} {}",
+            self.slot,
+            workload.id(),
+            self.index,
+            point.token(),
+            target.as_nanos()
+        ))?;
+        reply.first().and_then(|c| c.parse().ok()).ok_or_else(|| format!("{}: no call count", self.name))
+    }
+
+    fn batch(&mut self, calls: u64) -> Result<(Duration, Option<u64>), String> {
+        let reply = self.worker.borrow_mut().request(&format!("batch {} {calls}", self.slot))?;
+        let ns: u64 =
+            reply.first().and_then(|n| n.parse().ok()).ok_or_else(|| format!("{}: no time", self.name))?;
+        let ticks = reply.get(1).and_then(|t| t.parse().ok());
+        Ok((Duration::from_nanos(ns), ticks))
+    }
+
+    fn finish_point(&mut self) -> Result<(), String> {
+        self.worker.borrow_mut().request(&format!("drop {}", self.slot)).map(drop)
+    }
+}

@@ -1,0 +1,117 @@
+//! `--worker`: this binary as a measuring process for a parent report. The parent starts
+//! it for peers that cannot run in its own process — OpenSSL with `OPENSSL_ia32cap` set
+//! (read once, when libcrypto loads), and the published crate's `--cfg chacha20_avx512`
+//! build (a compile-time switch, so a second binary) — and drives it line by line on
+//! stdin/stdout, so its batches interleave with the parent's own.
+//!
+//! Protocol (one request line, one reply line `ok …` or `err MESSAGE`):
+//!
+//! | request | reply |
+//! |---|---|
+//! | `hello` | `ok avx512_cfg=BOOL` (whether this binary was built with `--cfg chacha20_avx512`) |
+//! | `entrants WORKLOAD` | `ok NAME…` (this worker's entrants of the workload, in order) |
+//! | `check WORKLOAD` | `ok HEX…` (each entrant's transcript, see `chacha_bench::transcript`) |
+//! | `prepare SLOT WORKLOAD INDEX POINT TARGET_NS` | `ok CALLS` (a new runner, calibrated) |
+//! | `batch SLOT CALLS` | `ok NANOSECONDS TICKS` (`-` without a TSC) |
+//! | `drop SLOT` | `ok` |
+//!
+//! End of input ends the worker.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use chacha_bench::{Entrant, Peer, Point, Runner, Workload, entrants, transcript};
+
+struct Worker {
+    peers: Vec<Peer>,
+    entrants: HashMap<String, Vec<Entrant>>,
+    slots: HashMap<u64, (String, usize, Runner)>,
+}
+
+fn workload(id: &str) -> Result<Workload, String> {
+    Workload::by_id(id).ok_or_else(|| format!("unknown workload `{id}`"))
+}
+
+fn number(text: Option<&str>) -> Result<u64, String> {
+    text.and_then(|t| t.parse().ok()).ok_or_else(|| "a number is missing".to_string())
+}
+
+impl Worker {
+    fn entrants_of(&mut self, id: &str) -> Result<&mut Vec<Entrant>, String> {
+        let w = workload(id)?;
+        let peers = &self.peers;
+        Ok(self.entrants.entry(id.to_string()).or_insert_with(|| entrants(w, &[], peers)))
+    }
+
+    fn handle(&mut self, line: &str) -> Result<String, String> {
+        let mut words = line.split_whitespace();
+        let command = words.next().unwrap_or("");
+        match command {
+            "hello" => Ok(format!("avx512_cfg={}", cfg!(chacha20_avx512))),
+            "entrants" => {
+                let list = self.entrants_of(words.next().unwrap_or(""))?;
+                Ok(list.iter().map(|e| e.name().to_string()).collect::<Vec<_>>().join(" "))
+            }
+            "check" => {
+                let list = self.entrants_of(words.next().unwrap_or(""))?;
+                let mut reply = String::new();
+                for e in list.iter_mut() {
+                    if !reply.is_empty() {
+                        reply.push(' ');
+                    }
+                    for b in transcript(e) {
+                        let _ = write!(reply, "{b:02x}");
+                    }
+                }
+                Ok(reply)
+            }
+            "prepare" => {
+                let slot = number(words.next())?;
+                let id = words.next().unwrap_or("").to_string();
+                let index = number(words.next())? as usize;
+                let point = words.next().and_then(Point::from_token).ok_or("bad point")?;
+                let target = Duration::from_nanos(number(words.next())?);
+                let w = workload(&id)?;
+                let list = self.entrants_of(&id)?;
+                let entrant = list.get_mut(index).ok_or("no such entrant")?;
+                let mut runner = entrant.runner(w, point);
+                let calls = runner.calibrate(entrant, target);
+                self.slots.insert(slot, (id, index, runner));
+                Ok(calls.to_string())
+            }
+            "batch" => {
+                let slot = number(words.next())?;
+                let calls = number(words.next())?;
+                let (id, index, runner) = self.slots.get_mut(&slot).ok_or("no such slot")?;
+                let entrant =
+                    self.entrants.get_mut(id).and_then(|l| l.get_mut(*index)).ok_or("no such entrant")?;
+                let (dt, ticks) = runner.batch(entrant, calls);
+                Ok(format!("{} {}", dt.as_nanos(), ticks.map_or("-".to_string(), |t| t.to_string())))
+            }
+            "drop" => {
+                self.slots.remove(&number(words.next())?);
+                Ok(String::new())
+            }
+            other => Err(format!("unknown request `{other}`")),
+        }
+    }
+}
+
+/// Serves requests until stdin ends.
+pub fn serve(peers: &[Peer]) -> Result<(), String> {
+    let mut worker = Worker { peers: peers.to_vec(), entrants: HashMap::new(), slots: HashMap::new() };
+    let stdin = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lines() {
+        let line = line.map_err(|e| format!("reading a request: {e}"))?;
+        let reply = match worker.handle(&line) {
+            Ok(text) if text.is_empty() => "ok".to_string(),
+            Ok(text) => format!("ok {text}"),
+            Err(e) => format!("err {e}"),
+        };
+        writeln!(out, "{reply}").and_then(|()| out.flush()).map_err(|e| format!("writing a reply: {e}"))?;
+    }
+    Ok(())
+}
