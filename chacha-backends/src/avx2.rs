@@ -1,11 +1,10 @@
-//! `avx2`: AVX2 kernels (x86_64; x86 with intrinsics-only rounds), 1 to 9 blocks per step.
+//! `avx2`: AVX2 kernels (x86_64; x86 with intrinsics-only rounds), 1 to 8 blocks per step.
 //!
 //! # Kernels and widths
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 9 | `k9`: 8 word-sliced blocks in `ymm` + 1 block in general-purpose registers, one loop (x86_64) | `x[i]` = word `i` of 8 blocks |
-//! | 8 (and 7, one block wasted) | `k8`: the 8 word-sliced blocks alone | same |
+//! | ≥ 8 (and 7, one block wasted) | `k8`: 8 word-sliced blocks in `ymm` | `x[i]` = word `i` of 8 blocks |
 //! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
 //! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
 //! | 2 | `k2`: one chain of rows | same |
@@ -21,19 +20,16 @@
 //! 16 `ymm` registers cannot hold 16 state words, the two `vpshufb` masks and the shift
 //! temporaries, and LLVM's allocator (with the kernel in intrinsics) spilled and reloaded
 //! state words on the critical chains: 150 instructions per double round, 22 of them
-//! moves. So the double rounds of `rounds8`/`rounds9` are `asm!` with OpenSSL's register
+//! moves. So the double rounds of `rounds8` are `asm!` with OpenSSL's register
 //! plan: 12 words in registers, two of the four `c` words in registers and two in memory,
 //! swapped once in the middle of each round (the pair in registers is the same across each
 //! round boundary; each reload reads a word stored half a round earlier, off the chain), the
 //! masks as memory operands of `vpshufb` (so LLVM cannot constant-fold them into
 //! `vpshuflw`/`vpshufhw` pairs: see PERF-NOTES), two temporaries for the 12- and 7-bit
-//! shift rotates. `rounds9` weaves a ninth block's quarter rounds, in 14 general-purpose
-//! registers with the same `c` swap, into the vector code step by step: the integer ALUs are
-//! idle otherwise, and `asm!` keeps LLVM's SLP vectorizer from turning it back into `xmm`
-//! code. Disassembly of the `k9` loop: 242 instructions per double round (136 vector: 32
-//! `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 moves; 104 scalar: 32
-//! `add`, 32 `xor`, 32 `rol`, 8 moves; 2 loop), i.e. 2,418 vector and 1,849 scalar
-//! instructions per KiB of keystream in the rounds.
+//! shift rotates. Disassembly of the `k8` loop (release build): 138 instructions per double
+//! round — 32 `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 `vmovdqa`
+//! (the `c` swaps), `dec`/`jne` — i.e. 2,760 per KiB of ChaCha20 keystream in the rounds, no
+//! spill on a critical chain, no `vpshuflw`/`vpshufhw`.
 //!
 //! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
 //! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
@@ -50,15 +46,14 @@
 //!
 //! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
 //!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
-//! - 8 blocks, `asm!` rounds: 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84 vs
-//!   0.84 (1.00×).
-//! - 8 + 1 block in general-purpose registers (kept): 16 KiB 1.04–1.05× OpenSSL (e.g. 0.812
-//!   vs 0.851), 1 MiB 1.04–1.09× (0.793 vs 0.841); 1.5× the published crate. On Zen 4
-//!   PERF-NOTES measured the same idea at 0.80 → 0.75 c/B: the vector loop there is
-//!   latency-bound (2-cycle `vpshufb`), so the integer block is nearly free.
-//! - `rorx` instead of `rol` in the ninth block, and the transpose/XOR as a macro instead
-//!   of an out-of-line function: no difference (ratio to OpenSSL 0.955 either way).
-//!   Rejected (`rorx` would need BMI2 detection).
+//! - 8 blocks, `asm!` rounds (kept): 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84
+//!   vs 0.84 (1.00×); in the report's sustained interleaved runs (medians) 0.94–1.01×.
+//! - 8 + 1 block, the ninth in general-purpose registers woven into the same `asm!` loop
+//!   (the integer ALUs are otherwise idle; PERF-NOTES measured 0.80 → 0.75 c/B with it on
+//!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
+//!   0.73–0.83× against 0.94–1.01× without it (same binary, same run conditions; the
+//!   AVX-512 backend's extra scalar block behaved the same way on this CPU). Removed; it is
+//!   in the history (`avx2` branch, commit `dfe5cf9`) for a Zen 4 session to measure again.
 //! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
 //!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
@@ -264,13 +259,6 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
-    #[cfg(target_arch = "x86_64")]
-    while blocks - done >= 9 {
-        // SAFETY: blocks done..done+9 are in the request.
-        unsafe { k9::<R, V, XOR>(w, counter, d, done, masks) };
-        done += 9;
-        counter = counter.wrapping_add(9);
-    }
     while blocks - done >= 8 {
         // SAFETY: blocks done..done+8 are in the request.
         unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
@@ -649,449 +637,6 @@ fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
     }
     x[10] = s.0[2];
     x[11] = s.0[3];
-}
-
-/// [`qr8x2_asm`] with two quarter rounds of one more block in general-purpose registers
-/// woven in, step by step (`rol` on 32-bit registers; the vector code leaves the integer
-/// ALUs idle).
-#[cfg(target_arch = "x86_64")]
-macro_rules! qr9x2_asm {
-    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal,
-     $sa0:literal, $sb0:literal, $sc0:literal, $sd0:literal, $sa1:literal, $sb1:literal, $sc1:literal, $sd1:literal) => {
-        concat!(
-            "vpaddd ",
-            $a0,
-            ", ",
-            $a0,
-            ", ",
-            $b0,
-            "\n",
-            "vpaddd ",
-            $a1,
-            ", ",
-            $a1,
-            ", ",
-            $b1,
-            "\n",
-            "add ",
-            $sa0,
-            ", ",
-            $sb0,
-            "\n",
-            "add ",
-            $sa1,
-            ", ",
-            $sb1,
-            "\n",
-            "vpxor ",
-            $d0,
-            ", ",
-            $d0,
-            ", ",
-            $a0,
-            "\n",
-            "vpxor ",
-            $d1,
-            ", ",
-            $d1,
-            ", ",
-            $a1,
-            "\n",
-            "xor ",
-            $sd0,
-            ", ",
-            $sa0,
-            "\n",
-            "xor ",
-            $sd1,
-            ", ",
-            $sa1,
-            "\n",
-            "vpshufb ",
-            $d0,
-            ", ",
-            $d0,
-            ", ymmword ptr [r15 + 128]\n",
-            "vpshufb ",
-            $d1,
-            ", ",
-            $d1,
-            ", ymmword ptr [r15 + 128]\n",
-            "rol ",
-            $sd0,
-            ", 16\n",
-            "rol ",
-            $sd1,
-            ", 16\n",
-            "vpaddd ",
-            $c0,
-            ", ",
-            $c0,
-            ", ",
-            $d0,
-            "\n",
-            "vpaddd ",
-            $c1,
-            ", ",
-            $c1,
-            ", ",
-            $d1,
-            "\n",
-            "add ",
-            $sc0,
-            ", ",
-            $sd0,
-            "\n",
-            "add ",
-            $sc1,
-            ", ",
-            $sd1,
-            "\n",
-            "vpxor ",
-            $b0,
-            ", ",
-            $b0,
-            ", ",
-            $c0,
-            "\n",
-            "vpxor ",
-            $b1,
-            ", ",
-            $b1,
-            ", ",
-            $c1,
-            "\n",
-            "xor ",
-            $sb0,
-            ", ",
-            $sc0,
-            "\n",
-            "xor ",
-            $sb1,
-            ", ",
-            $sc1,
-            "\n",
-            "vpslld ymm10, ",
-            $b0,
-            ", 12\n",
-            "vpslld ymm11, ",
-            $b1,
-            ", 12\n",
-            "vpsrld ",
-            $b0,
-            ", ",
-            $b0,
-            ", 20\n",
-            "vpsrld ",
-            $b1,
-            ", ",
-            $b1,
-            ", 20\n",
-            "vpor ",
-            $b0,
-            ", ",
-            $b0,
-            ", ymm10\n",
-            "vpor ",
-            $b1,
-            ", ",
-            $b1,
-            ", ymm11\n",
-            "rol ",
-            $sb0,
-            ", 12\n",
-            "rol ",
-            $sb1,
-            ", 12\n",
-            "vpaddd ",
-            $a0,
-            ", ",
-            $a0,
-            ", ",
-            $b0,
-            "\n",
-            "vpaddd ",
-            $a1,
-            ", ",
-            $a1,
-            ", ",
-            $b1,
-            "\n",
-            "add ",
-            $sa0,
-            ", ",
-            $sb0,
-            "\n",
-            "add ",
-            $sa1,
-            ", ",
-            $sb1,
-            "\n",
-            "vpxor ",
-            $d0,
-            ", ",
-            $d0,
-            ", ",
-            $a0,
-            "\n",
-            "vpxor ",
-            $d1,
-            ", ",
-            $d1,
-            ", ",
-            $a1,
-            "\n",
-            "xor ",
-            $sd0,
-            ", ",
-            $sa0,
-            "\n",
-            "xor ",
-            $sd1,
-            ", ",
-            $sa1,
-            "\n",
-            "vpshufb ",
-            $d0,
-            ", ",
-            $d0,
-            ", ymmword ptr [r15 + 160]\n",
-            "vpshufb ",
-            $d1,
-            ", ",
-            $d1,
-            ", ymmword ptr [r15 + 160]\n",
-            "rol ",
-            $sd0,
-            ", 8\n",
-            "rol ",
-            $sd1,
-            ", 8\n",
-            "vpaddd ",
-            $c0,
-            ", ",
-            $c0,
-            ", ",
-            $d0,
-            "\n",
-            "vpaddd ",
-            $c1,
-            ", ",
-            $c1,
-            ", ",
-            $d1,
-            "\n",
-            "add ",
-            $sc0,
-            ", ",
-            $sd0,
-            "\n",
-            "add ",
-            $sc1,
-            ", ",
-            $sd1,
-            "\n",
-            "vpxor ",
-            $b0,
-            ", ",
-            $b0,
-            ", ",
-            $c0,
-            "\n",
-            "vpxor ",
-            $b1,
-            ", ",
-            $b1,
-            ", ",
-            $c1,
-            "\n",
-            "xor ",
-            $sb0,
-            ", ",
-            $sc0,
-            "\n",
-            "xor ",
-            $sb1,
-            ", ",
-            $sc1,
-            "\n",
-            "vpslld ymm10, ",
-            $b0,
-            ", 7\n",
-            "vpslld ymm11, ",
-            $b1,
-            ", 7\n",
-            "vpsrld ",
-            $b0,
-            ", ",
-            $b0,
-            ", 25\n",
-            "vpsrld ",
-            $b1,
-            ", ",
-            $b1,
-            ", 25\n",
-            "vpor ",
-            $b0,
-            ", ",
-            $b0,
-            ", ymm10\n",
-            "vpor ",
-            $b1,
-            ", ",
-            $b1,
-            ", ymm11\n",
-            "rol ",
-            $sb0,
-            ", 7\n",
-            "rol ",
-            $sb1,
-            ", 7\n",
-        )
-    };
-}
-
-/// Scratch memory of the 9-block rounds: vector `c` words 8–11, the two `vpshufb` masks,
-/// the scalar block's 16 words, room for `rbx`/`rbp` and the loop counter.
-#[cfg(target_arch = "x86_64")]
-#[repr(C, align(32))]
-struct Scratch9 {
-    c: [__m256i; 4],
-    masks: [__m256i; 2],
-    w: [u32; 16],
-    saved: [u64; 2],
-    n: u64,
-}
-
-/// [`rounds8`] and, woven into it, the rounds of a ninth block in general-purpose
-/// registers (`s.w`): words 0–7 and 12–15 in `eax ebx ecx edx esi edi ebp r8d` and
-/// `r11d`–`r14d`, two `c` words in `r9d`/`r10d` and two in `s.w`, with the same swaps as
-/// the vector `c` words. `rbx` and `rbp` (which `asm!` cannot name as operands) are saved
-/// in `s.saved` and restored.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn rounds9<R: Rounds>(x: &mut [__m256i; 16], s: &mut Scratch9) {
-    s.c = [x[8], x[9], x[10], x[11]];
-    s.n = R::DOUBLE_ROUNDS as u64;
-    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
-    // SAFETY: the asm reads and writes only the registers it names (saving and restoring
-    // rbx and rbp), the flags and `s` (through r15: `Scratch9`, 32-aligned for `vmovdqa`).
-    unsafe {
-        core::arch::asm!(
-            "mov qword ptr [r15 + 256], rbx",
-            "mov qword ptr [r15 + 264], rbp",
-            "mov eax, dword ptr [r15 + 192]",
-            "mov ebx, dword ptr [r15 + 196]",
-            "mov ecx, dword ptr [r15 + 200]",
-            "mov edx, dword ptr [r15 + 204]",
-            "mov esi, dword ptr [r15 + 208]",
-            "mov edi, dword ptr [r15 + 212]",
-            "mov ebp, dword ptr [r15 + 216]",
-            "mov r8d, dword ptr [r15 + 220]",
-            "mov r9d, dword ptr [r15 + 224]",
-            "mov r10d, dword ptr [r15 + 228]",
-            "mov r11d, dword ptr [r15 + 240]",
-            "mov r12d, dword ptr [r15 + 244]",
-            "mov r13d, dword ptr [r15 + 248]",
-            "mov r14d, dword ptr [r15 + 252]",
-            "2:",
-            qr9x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13",
-                       "eax", "esi", "r9d", "r11d", "ebx", "edi", "r10d", "r12d"),
-            "vmovdqa ymmword ptr [r15], ymm8",
-            "vmovdqa ymmword ptr [r15 + 32], ymm9",
-            "vmovdqa ymm8, ymmword ptr [r15 + 64]",
-            "vmovdqa ymm9, ymmword ptr [r15 + 96]",
-            "mov dword ptr [r15 + 224], r9d",
-            "mov dword ptr [r15 + 228], r10d",
-            "mov r9d, dword ptr [r15 + 232]",
-            "mov r10d, dword ptr [r15 + 236]",
-            qr9x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15",
-                       "ecx", "ebp", "r9d", "r13d", "edx", "r8d", "r10d", "r14d"),
-            qr9x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12",
-                       "eax", "edi", "r9d", "r14d", "ebx", "ebp", "r10d", "r11d"),
-            "vmovdqa ymmword ptr [r15 + 64], ymm8",
-            "vmovdqa ymmword ptr [r15 + 96], ymm9",
-            "vmovdqa ymm8, ymmword ptr [r15]",
-            "vmovdqa ymm9, ymmword ptr [r15 + 32]",
-            "mov dword ptr [r15 + 232], r9d",
-            "mov dword ptr [r15 + 236], r10d",
-            "mov r9d, dword ptr [r15 + 224]",
-            "mov r10d, dword ptr [r15 + 228]",
-            qr9x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14",
-                       "ecx", "r8d", "r9d", "r12d", "edx", "esi", "r10d", "r13d"),
-            "dec qword ptr [r15 + 272]",
-            "jnz 2b",
-            "mov dword ptr [r15 + 192], eax",
-            "mov dword ptr [r15 + 196], ebx",
-            "mov dword ptr [r15 + 200], ecx",
-            "mov dword ptr [r15 + 204], edx",
-            "mov dword ptr [r15 + 208], esi",
-            "mov dword ptr [r15 + 212], edi",
-            "mov dword ptr [r15 + 216], ebp",
-            "mov dword ptr [r15 + 220], r8d",
-            "mov dword ptr [r15 + 224], r9d",
-            "mov dword ptr [r15 + 228], r10d",
-            "mov dword ptr [r15 + 240], r11d",
-            "mov dword ptr [r15 + 244], r12d",
-            "mov dword ptr [r15 + 248], r13d",
-            "mov dword ptr [r15 + 252], r14d",
-            "mov rbx, qword ptr [r15 + 256]",
-            "mov rbp, qword ptr [r15 + 264]",
-            in("r15") &mut *s,
-            out("rax") _, out("rcx") _, out("rdx") _, out("rsi") _, out("rdi") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _, out("r14") _,
-            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
-            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
-            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
-            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
-            options(nostack),
-        );
-    }
-    x[10] = s.c[2];
-    x[11] = s.c[3];
-}
-
-/// Blocks `base .. base + 9` from counter `counter`: 8 word-sliced in `ymm` registers and
-/// the ninth in general-purpose registers, in one loop.
-///
-/// # Safety
-/// As [`emit`], for blocks `base .. base + 9`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn k9<R: Rounds, V: Variant, const XOR: bool>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest,
-    base: usize,
-    m: Masks,
-) {
-    let mut x = words8::<V>(w, counter);
-    let input = x;
-    let mut ninth = *w;
-    let c9 = counter.wrapping_add(8);
-    ninth[12] = c9 as u32;
-    if V::COUNTER_WORDS == 2 {
-        ninth[13] = (c9 >> 32) as u32;
-    }
-    let mut s = Scratch9 { c: [x[8]; 4], masks: [m.r16, m.r8], w: ninth, saved: [0; 2], n: 0 };
-    rounds9::<R>(&mut x, &mut s);
-    for i in 0..16 {
-        x[i] = _mm256_add_epi32(x[i], input[i]);
-    }
-    // SAFETY: blocks base .. base + 8 are in the request.
-    unsafe { emit8::<XOR>(d, base, &x, 8) };
-    let mut out = s.w;
-    for i in 0..16 {
-        out[i] = out[i].wrapping_add(ninth[i]);
-    }
-    // SAFETY: `out` is 64 readable bytes.
-    let lo = unsafe { load32(out.as_ptr().cast()) };
-    // SAFETY: as above.
-    let hi = unsafe { load32(out.as_ptr().wrapping_add(8).cast()) };
-    // SAFETY: block base + 8 is in the request.
-    unsafe { emit::<XOR>(d, base + 8, lo, hi) };
 }
 
 /// The input words of 8 consecutive blocks, word-sliced.
