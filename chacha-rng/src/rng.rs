@@ -85,28 +85,30 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         self.index = 0;
     }
 
-    #[inline(always)]
-    fn word(&self, index: usize) -> u32 {
-        let bytes = &self.buf.as_flattened()[4 * index..4 * index + 4];
-        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-    }
-
+    /// One bounds check and one load: `get` fails exactly when the buffer is used up.
     #[inline]
     fn next_word(&mut self) -> u32 {
-        if self.index >= BUF_WORDS {
-            self.refill();
+        let at = 4 * self.index;
+        if let Some(&bytes) =
+            self.buf.as_flattened().get(at..at + 4).and_then(|b| <&[u8; 4]>::try_from(b).ok())
+        {
+            self.index += 1;
+            return u32::from_le_bytes(bytes);
         }
-        let w = self.word(self.index);
-        self.index += 1;
-        w
+        self.refill();
+        self.index = 1;
+        u32::from_le_bytes([self.buf[0][0], self.buf[0][1], self.buf[0][2], self.buf[0][3]])
     }
 
+    /// Two words as one little-endian load (the first word is the low half).
     #[inline]
     fn next_pair(&mut self) -> u64 {
-        if self.index + 2 <= BUF_WORDS {
-            let (lo, hi) = (self.word(self.index), self.word(self.index + 1));
+        let at = 4 * self.index;
+        if let Some(&bytes) =
+            self.buf.as_flattened().get(at..at + 8).and_then(|b| <&[u8; 8]>::try_from(b).ok())
+        {
             self.index += 2;
-            return u64::from(hi) << 32 | u64::from(lo);
+            return u64::from_le_bytes(bytes);
         }
         let lo = self.next_word();
         u64::from(self.next_word()) << 32 | u64::from(lo)
