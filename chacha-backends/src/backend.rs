@@ -73,6 +73,11 @@ macro_rules! backends {
             fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
                 match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
             }
+
+            #[inline]
+            fn free_blocks(self) -> usize {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.free_blocks(), )+ }
+            }
         }
     };
 }

@@ -7,13 +7,15 @@
 //! Whole blocks go straight to the kernel's fused XOR; the bytes of a partial last block
 //! come from the same kernel call and the rest of that block waits in the buffer for the
 //! next call. One thing more for many short calls on one instance (a protocol sending
-//! 16- or 64-byte records): from the second call on, a request shorter than [`BATCH`]
-//! blocks that finds the buffer empty makes the kernel produce [`BATCH`] blocks at once
-//! and serves this call and the next ones from them. The SIMD kernels compute 4 blocks in
-//! about the time of one (one dependent chain, the blocks side by side in a vector), so a
-//! stream of 16-byte calls pays one chain per 256 bytes instead of one per call. The first
-//! call of an instance never batches: a fresh instance encrypting one short message
-//! computes only the blocks it uses.
+//! 16- or 64-byte records): from the second call on, a request shorter than
+//! `Kernel::free_blocks` blocks (at most [`BATCH`]) that finds the buffer empty makes the
+//! kernel produce that many blocks at once and serves this call and the next ones from
+//! them. The AVX2 and AVX-512 kernels compute 4 blocks in about the time of one (one
+//! dependent chain, the blocks side by side in a vector), so a stream of 16-byte calls pays
+//! one chain per 256 bytes instead of one per call; `soft` and `sse2` say 1 and never
+//! batch (for `soft`, batching 64-byte calls measured 36% slower: the same blocks plus a
+//! copy). The first call of an instance never batches: a fresh instance encrypting one
+//! short message computes only the blocks it uses.
 
 use core::fmt;
 
@@ -161,8 +163,9 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         }
         // The buffer is empty here. The `expect`s cannot fire after `check_remaining`; if
         // one ever did, this stops rather than reuse keystream.
-        if self.warm && buf.len() < BATCH * 64 {
-            let blocks = self.state.blocks_left().min(BATCH as u128) as usize;
+        let batch = self.kernel.free_blocks().min(BATCH);
+        if self.warm && batch > 1 && buf.len() < batch * 64 {
+            let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
                 .fill::<R, K>(self.kernel, &mut self.ahead[..blocks])
