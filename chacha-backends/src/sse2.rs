@@ -106,6 +106,13 @@ impl Kernel for Sse2 {
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature hchacha_sse2 enables.
         unsafe { hchacha_sse2::<R>(key, input) }
     }
+
+    /// The 4-block word-sliced kernel costs less per block than one row chain (≈ 200
+    /// against ≈ 280 ticks per block), so short calls are worth batching by 4.
+    #[inline(always)]
+    fn free_blocks(self) -> usize {
+        4
+    }
 }
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).

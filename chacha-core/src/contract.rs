@@ -62,10 +62,11 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     /// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): the XChaCha subkey.
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32];
 
-    /// How many blocks this kernel computes in about the time of one (blocks side by side
-    /// in one dependent chain): how far ahead a front may produce keystream for short
-    /// calls without slowing them. 1 (the default) means "never batch": a one-block-at-a-
-    /// time kernel gains nothing and would only add a copy.
+    /// How many blocks this kernel computes at no more cost per block than one block alone
+    /// (blocks side by side in one dependent chain, or a narrow word-sliced kernel): how far
+    /// ahead a front may produce keystream for short calls without slowing them. 1 (the
+    /// default) means "never batch": a one-block-at-a-time kernel gains nothing and would
+    /// only add a copy.
     #[inline(always)]
     fn free_blocks(self) -> usize {
         1

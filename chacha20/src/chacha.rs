@@ -12,8 +12,8 @@
 //! kernel produce that many blocks at once and serves this call and the next ones from
 //! them. The AVX2 and AVX-512 kernels compute 4 blocks in about the time of one (one
 //! dependent chain, the blocks side by side in a vector), so a stream of 16-byte calls pays
-//! one chain per 256 bytes instead of one per call; `soft` and `sse2` say 1 and never
-//! batch (for `soft`, batching 64-byte calls measured 36% slower: the same blocks plus a
+//! one chain per 256 bytes instead of one per call; `sse2`'s 4-block kernel is cheaper per
+//! block than its single block; `soft` says 1 and never batches (the same blocks plus a
 //! copy). The first call of an instance never batches: a fresh instance encrypting one
 //! short message computes only the blocks it uses.
 
