@@ -53,7 +53,7 @@
 //!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
 //!   0.73–0.83× against 0.94–1.01× without it (same binary, same run conditions; the
 //!   AVX-512 backend's extra scalar block behaved the same way on this CPU). Removed; it is
-//!   in the history (`avx2` branch, commit `dfe5cf9`) for a Zen 4 session to measure again.
+//!   in the history (commit `dfe5cf9`) for a Zen 4 session to measure again.
 //! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
 //!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
