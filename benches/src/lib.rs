@@ -33,8 +33,9 @@ pub use rngs::{
 /// The message sizes of the streaming benches and the report, in bytes.
 pub const SIZES: &[usize] = &[16, 64, 100, 256, 1024, 16 * 1024, 1024 * 1024];
 
-/// The sizes of the fresh-instance-per-message (new + apply) benches, in bytes.
-pub const FRESH_SIZES: &[usize] = &[16, 64, 256, 1024];
+/// The sizes of the fresh-instance-per-message (new + apply) benches, in bytes: one block
+/// (16, 64), two blocks in one chain (100), four (256), sixteen (1024).
+pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 
 /// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
 /// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
