@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The MSRV promise: every crate says `rust-version = "1.89"` (the workspace's); the library
 # crates, with all their features and all their targets (tests, examples: so the
-# dev-dependencies too), build with Rust 1.89. Rust 1.89 is the floor because the SIMD
-# modules rely on safe `#[target_feature]` functions and safe intrinsics.
+# dev-dependencies too), build with Rust 1.89. 1.89 is the floor because it stabilised the
+# AVX-512 target features and intrinsics that the avx512 module uses.
 #
 #   scripts/ci/msrv.sh            cargo check (.ci/run stage "msrv 1.89")
 #   scripts/ci/msrv.sh test       cargo test, the same crates (the public workflow's msrv job)
