@@ -4,9 +4,12 @@
 Every workflow and dependabot.yml parses as YAML; every workflow sets read-only
 `permissions`; every action is pinned to a release (`@v4`) or a commit, never a branch;
 every `.ci/run --only NAME` names a stage that `.ci/run --list` prints (a renamed stage
-must not drop out of public CI silently); every script a step runs exists in the tree.
+must not drop out of public CI silently); every script a step runs exists in the tree; no
+`${{ }}` expression is spliced into a `run:` script (values go through `env:`, so no
+input can become shell source). With SCRIPT-DIR, each `run:` script is written there as
+a bash file, for shellcheck.
 
-usage: check-workflows.py STAGE-LIST-FILE   (the output of `.ci/run --list`)
+usage: check-workflows.py STAGE-LIST-FILE [SCRIPT-DIR]   (STAGE-LIST-FILE: `.ci/run --list`)
 """
 
 import fnmatch
@@ -19,6 +22,7 @@ from pathlib import Path
 import yaml
 
 stages = Path(sys.argv[1]).read_text().splitlines()
+script_dir = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 errors = []
 workflows = sorted(glob.glob(".github/workflows/*.yml") + glob.glob(".github/workflows/*.yaml"))
 if not workflows:
@@ -49,7 +53,12 @@ for path in workflows:
         errors.append(f"{path}: no `on:` trigger")
     if doc.get("permissions") != {"contents": "read"}:
         errors.append(f"{path}: top-level permissions must be `contents: read`, not {doc.get('permissions')!r}")
-    for job_name, step in steps(doc):
+    for n, (job_name, step) in enumerate(steps(doc)):
+        if "${{" in (step.get("run") or ""):
+            errors.append(f"{path}: job {job_name}: a `run:` script contains ${{{{ }}}}; pass the value through env:")
+        elif script_dir and step.get("run"):
+            name = f"{Path(path).stem}-{job_name}-{n}.sh"
+            (script_dir / name).write_text("#!/usr/bin/env bash\nset -eo pipefail\n" + step["run"])
         uses = step.get("uses")
         if uses and not uses.startswith("./"):
             ref = uses.partition("@")[2]
