@@ -173,11 +173,15 @@ impl<V: Variant> fmt::Debug for State<V> {
     }
 }
 
+/// Wipes the words (constants, key, counter, nonce) with volatile writes and leaves the
+/// state at the end of its stream: a wiped state refuses every request with
+/// [`EndOfStream`] instead of producing the all-zero state's keystream, which is all
+/// zeros (data would pass through unencrypted).
 #[cfg(feature = "zeroize")]
 impl<V: Variant> zeroize::Zeroize for State<V> {
     fn zeroize(&mut self) {
         self.words.zeroize();
-        self.ended.zeroize();
+        self.ended = true;
     }
 }
 
@@ -230,6 +234,20 @@ mod tests {
         assert_eq!((s.blocks_left(), s.position()), (0, 1 << 64));
         assert_eq!(s.words()[12..], [0, 0, u32::MAX, u32::MAX]);
         assert_eq!(s.advance(1), Err(EndOfStream));
+    }
+
+    #[cfg(feature = "zeroize")]
+    #[test]
+    fn zeroize_wipes_every_word_and_ends_the_stream() {
+        use zeroize::Zeroize;
+        let mut s = State::<Legacy>::new(&[0xAB; 32], &[0xCD; 8]);
+        s.seek(12345).unwrap();
+        s.zeroize();
+        assert_eq!(s.words(), &[0; 16]);
+        assert_eq!((s.blocks_left(), s.advance(1)), (0, Err(EndOfStream)));
+        let mut s = State::<Ietf>::new(&[0xAB; 32], &[0xCD; 12]);
+        s.zeroize();
+        assert_eq!((s.words(), s.blocks_left()), (&[0; 16], 0));
     }
 
     #[test]

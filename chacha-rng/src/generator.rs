@@ -90,6 +90,8 @@ impl<R: Rounds, V: Variant, K: Kernel> fmt::Debug for ChaChaCore<R, V, K> {
 
 #[cfg(feature = "zeroize")]
 impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaChaCore<R, V, K> {
+    /// Wipes the state (seed, counter); the output buffer is `BlockRng`'s, which it wipes
+    /// through [`Generator::drop`].
     fn drop(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.state);
     }
@@ -114,5 +116,32 @@ pub(crate) fn generate<R: Rounds, V: Variant, K: Kernel>(
         let (now, rest) = out.split_at_mut(n);
         state.fill::<R, K>(kernel, now).expect("fits: n <= blocks_left");
         out = rest;
+    }
+}
+
+#[cfg(all(test, feature = "zeroize"))]
+mod tests {
+    use rand_core::block::{BlockRng, Generator};
+
+    use super::*;
+    use crate::{Legacy, R12};
+
+    #[test]
+    fn generator_drop_wipes_the_output_and_the_state_wipe_ends_its_stream() {
+        for backend in Backend::available() {
+            let mut core = ChaChaCore::<R12, Legacy>::with_kernel([0xAB; 32], backend);
+            let mut output = [0u32; CORE_BLOCKS * BLOCK_LEN / 4];
+            core.generate(&mut output);
+            assert!(output.iter().any(|w| *w != 0));
+            // What `BlockRng`'s `Drop` calls with its buffer.
+            Generator::drop(&mut core, &mut output);
+            assert_eq!(output, [0; CORE_BLOCKS * BLOCK_LEN / 4], "{backend:?}: output buffer");
+            // What `ChaChaCore`'s `Drop` runs.
+            zeroize::Zeroize::zeroize(&mut core.state);
+            assert_eq!((core.state.words(), core.state.blocks_left()), (&[0; 16], 0));
+        }
+        // `BlockRng` over it drops cleanly (its `Drop`, then the core's).
+        let mut rng = BlockRng::new(ChaChaCore::<R12, Legacy>::from_seed([1; 32]));
+        assert_ne!(rng.next_word(), rng.next_word());
     }
 }

@@ -70,6 +70,25 @@
 //!
 //! Deliberately different: `Debug` prints `ChaChaRng { rounds, kernel, word_pos, .. }`
 //! rather than `ChaCha20Rng { ... }` (the position is not secret; the seed is never shown).
+//!
+//! ## Zeroization (feature `zeroize`)
+//!
+//! Dropping a [`ChaChaRng`] wipes, with `zeroize`'s volatile writes, its state words (seed,
+//! stream, position) and its whole output buffer ([`BUF_BLOCKS`] blocks); dropping a
+//! [`ChaChaCore`] wipes its state, and `rand_core`'s `BlockRng` around it has the core wipe
+//! the output buffer it holds (`Generator::drop`). `set_stream` wipes its temporary copy of
+//! the seed (and the generator it replaces is dropped, so wiped); `serialize_state` and
+//! `PartialEq` read the seed from the state without a copy; the serde state's seed is
+//! wiped when it goes. Both types implement `zeroize::ZeroizeOnDrop` and not `Zeroize`: a
+//! generator cannot fail, so a wiped one would go on from the all-zero state. The unit
+//! tests check every field after the wipe that `drop` runs, on every backend.
+//!
+//! What no Rust code can wipe, and this crate does not try to: the copies in CPU
+//! registers and stack spills that computing the output leaves; the old bytes of a
+//! generator that was moved (only the place it is dropped from is wiped); the copies the
+//! caller has — the seed passed in (`from_seed` takes it by value), the results of
+//! `get_seed` and `serialize_state`, what a serde serializer wrote, a [`Clone`] (wiped when
+//! it is dropped) and the output itself; and a generator never dropped.
 #![no_std]
 #![forbid(unsafe_code)]
 

@@ -177,16 +177,26 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
 
     /// Switches to stream `stream` of the same seed, at position 0.
     pub fn set_stream(&mut self, stream: u64) {
-        *self = Self::at_stream(&self.get_seed(), stream, self.kernel);
+        #[allow(unused_mut)] // mutated only to be wiped, with `zeroize`
+        let mut seed = self.get_seed();
+        // The old generator is dropped here (and wiped, with `zeroize`).
+        *self = Self::at_stream(&seed, stream, self.kernel);
+        #[cfg(feature = "zeroize")]
+        zeroize::Zeroize::zeroize(&mut seed);
     }
 
     /// The seed.
     pub fn get_seed(&self) -> Seed {
         let mut seed = [0u8; 32];
-        for (bytes, w) in seed.chunks_exact_mut(4).zip(&self.state.words()[4..12]) {
+        self.write_seed(&mut seed);
+        seed
+    }
+
+    /// Writes the seed into `out` (32 bytes) straight from the state, leaving no copy.
+    fn write_seed(&self, out: &mut [u8]) {
+        for (bytes, w) in out.chunks_exact_mut(4).zip(&self.state.words()[4..12]) {
             bytes.copy_from_slice(&w.to_le_bytes());
         }
-        seed
     }
 
     /// The state as bytes: seed, stream and word position (see [`SerializedRngState`]).
@@ -195,7 +205,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// Whoever reads the serialised state can compute every output, past and future.
     pub fn serialize_state(&self) -> SerializedRngState {
         let mut out = [0u8; 49];
-        out[..32].copy_from_slice(&self.get_seed());
+        self.write_seed(&mut out[..32]);
         out[32..40].copy_from_slice(&self.get_stream().to_le_bytes());
         out[40..].copy_from_slice(&self.get_word_pos().to_le_bytes()[..9]);
         out
@@ -204,11 +214,11 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// The generator [`serialize_state`](Self::serialize_state) described, on `kernel`.
     /// The word position's bits above 68 are ignored.
     pub fn deserialize_state_with_kernel(state: &SerializedRngState, kernel: K) -> Self {
-        let seed: Seed = state[..32].try_into().expect("32 bytes");
+        let seed: &Seed = state[..32].try_into().expect("32 bytes");
         let stream = u64::from_le_bytes(state[32..40].try_into().expect("8 bytes"));
         let mut pos = [0u8; 16];
         pos[..9].copy_from_slice(&state[40..]);
-        let mut rng = Self::at_stream(&seed, stream, kernel);
+        let mut rng = Self::at_stream(seed, stream, kernel);
         rng.set_word_pos(u128::from_le_bytes(pos));
         rng
     }
@@ -256,7 +266,8 @@ impl<R: Rounds, K: Kernel> TryCryptoRng for ChaChaRng<R, K> {}
 /// different parts of one stream but stand at the same word are equal.
 impl<R: Rounds, K: Kernel> PartialEq for ChaChaRng<R, K> {
     fn eq(&self, other: &Self) -> bool {
-        self.get_seed() == other.get_seed()
+        // The key words in place, not `get_seed` copies.
+        self.state.words()[4..12] == other.state.words()[4..12]
             && self.get_stream() == other.get_stream()
             && self.get_word_pos() == other.get_word_pos()
     }
@@ -276,12 +287,22 @@ impl<R: Rounds, K: Kernel> fmt::Debug for ChaChaRng<R, K> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<R: Rounds, K: Kernel> Drop for ChaChaRng<R, K> {
-    fn drop(&mut self) {
+impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
+    /// What `drop` does: wipes the state (seed, stream, position) and the whole output
+    /// buffer. Not a public `Zeroize`: a generator is infallible, and a wiped one would go
+    /// on from the all-zero state.
+    fn wipe(&mut self) {
         use zeroize::Zeroize;
         self.state.zeroize();
         self.buf.zeroize();
         self.index.zeroize();
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<R: Rounds, K: Kernel> Drop for ChaChaRng<R, K> {
+    fn drop(&mut self) {
+        self.wipe();
     }
 }
 
@@ -303,6 +324,15 @@ mod abstract_state {
         word_pos: u128,
     }
 
+    /// The copy of the seed in it is wiped when it goes, with `zeroize` (what the
+    /// serializer or deserializer keeps is theirs).
+    #[cfg(feature = "zeroize")]
+    impl Drop for AbstractState {
+        fn drop(&mut self) {
+            zeroize::Zeroize::zeroize(&mut self.seed);
+        }
+    }
+
     impl<R: Rounds, K: Kernel> Serialize for ChaChaRng<R, K> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             AbstractState { seed: self.get_seed(), stream: self.get_stream(), word_pos: self.get_word_pos() }
@@ -316,6 +346,42 @@ mod abstract_state {
             let mut rng = Self::at_stream(&a.seed, a.stream, K::default());
             rng.set_word_pos(a.word_pos);
             Ok(rng)
+        }
+    }
+}
+
+#[cfg(all(test, feature = "zeroize"))]
+mod tests {
+    use rand_core::Rng;
+
+    use super::*;
+    use crate::R12;
+
+    /// Every field that holds seed, state or output is zero after `wipe` (what `drop` runs).
+    fn check_wiped<R: Rounds, K: Kernel>(rng: &mut ChaChaRng<R, K>) {
+        rng.wipe();
+        assert_eq!(rng.state.words(), &[0; 16], "state words");
+        assert_eq!(rng.buf, [[0; BLOCK_LEN]; BUF_BLOCKS], "output buffer");
+        assert_eq!((rng.index, rng.state.blocks_left()), (0, 0));
+    }
+
+    #[test]
+    fn wipe_clears_seed_state_and_the_whole_buffer_on_every_backend() {
+        for backend in Backend::available() {
+            let mut rng = ChaChaRng::<R12>::with_backend([0xAB; 32], backend);
+            rng.set_stream(0x0123_4567_89AB_CDEF);
+            rng.next_u32();
+            assert!(
+                rng.buf.iter().all(|b| *b != [0; BLOCK_LEN]),
+                "{backend:?}: the test needs a full buffer"
+            );
+            check_wiped(&mut rng);
+
+            // A partial block through the buffer, and a position inside a block.
+            let mut rng = ChaChaRng::<R12>::with_backend([0xAB; 32], backend);
+            rng.fill_bytes(&mut [0u8; 100]);
+            rng.set_word_pos(1000 * 16 + 3);
+            check_wiped(&mut rng);
         }
     }
 }

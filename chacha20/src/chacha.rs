@@ -274,8 +274,12 @@ impl<R: Rounds, V: Variant, K: Kernel> fmt::Debug for ChaCha<R, V, K> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaCha<R, V, K> {
-    fn drop(&mut self) {
+impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
+    /// What `drop` does: wipes the state (key, nonce, counter; the wiped state is at the end
+    /// of its stream) and every byte of the keystream buffer (the partial block and the
+    /// short-call batch), and forgets how much of it was used. Not a public `Zeroize`: a
+    /// wiped cipher can only err, so the one time to wipe it is when it goes.
+    fn wipe(&mut self) {
         use zeroize::Zeroize;
         self.state.zeroize();
         self.ahead.zeroize();
@@ -285,4 +289,54 @@ impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaCha<R, V, K> {
 }
 
 #[cfg(feature = "zeroize")]
+impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaCha<R, V, K> {
+    fn drop(&mut self) {
+        self.wipe();
+    }
+}
+
+#[cfg(feature = "zeroize")]
 impl<R: Rounds, V: Variant, K: Kernel> zeroize::ZeroizeOnDrop for ChaCha<R, V, K> {}
+
+#[cfg(all(test, feature = "zeroize"))]
+pub(crate) mod tests {
+    use cipher::StreamCipher;
+
+    use super::*;
+    use crate::{ChaCha12, ChaCha20Legacy};
+
+    /// Every field that holds key or keystream is zero after `wipe` (what `drop` runs), and
+    /// the cipher refuses to go on.
+    pub(crate) fn check_wiped<R: Rounds, V: Variant, K: Kernel>(c: &mut ChaCha<R, V, K>) {
+        c.wipe();
+        assert_eq!(c.state.words(), &[0; 16], "state words");
+        assert_eq!(c.ahead, [[0; 64]; BATCH], "keystream buffer");
+        assert_eq!((c.used, c.end, c.remaining()), (0, 0, 0));
+        assert!(c.try_apply_keystream(&mut [0u8; 1]).is_err());
+    }
+
+    #[test]
+    fn wipe_clears_key_state_and_every_buffered_byte_on_every_backend() {
+        for backend in Backend::available() {
+            // A partial block buffered.
+            let mut c = ChaCha12::with_backend(&[0xAB; 32], &[0xCD; 12], backend);
+            c.apply_keystream(&mut [0u8; 100]);
+            assert_ne!(c.ahead[0], [0; 64], "{backend:?}: the test needs keystream in the buffer");
+            check_wiped(&mut c);
+
+            // The short-call batch (every `ahead` block in use on the SIMD kernels).
+            let mut c = ChaCha20Legacy::with_backend(&[0xAB; 32], &[0xCD; 8], backend);
+            c.apply_keystream(&mut [0u8; 64]);
+            c.apply_keystream(&mut [0u8; 16]);
+            let batched = usize::from(c.end) / 64;
+            assert_eq!(batched, backend.free_blocks().min(BATCH), "{backend:?}");
+            assert!(c.ahead[..batched].iter().all(|b| *b != [0; 64]), "{backend:?}");
+            check_wiped(&mut c);
+
+            // Seeked into the middle of a block (that block buffered).
+            let mut c = ChaCha12::with_backend(&[0xAB; 32], &[0xCD; 12], backend);
+            c.seek_to(7, 9).unwrap();
+            check_wiped(&mut c);
+        }
+    }
+}

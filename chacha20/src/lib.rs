@@ -93,6 +93,30 @@
 //! `ChaCha20Rng` and `rand_core` (builds without `cipher`); `zeroize`: wipe key state and
 //! buffered keystream on drop (`zeroize::ZeroizeOnDrop`). The same names as the published
 //! crate's.
+//!
+//! ## Zeroization (feature `zeroize`)
+//!
+//! Dropping a cipher ([`ChaCha`] and its aliases, [`XChaCha`], the `Legacy` types) wipes,
+//! with `zeroize`'s volatile writes, everything it holds that depends on the key: the 16
+//! state words (key, nonce, counter; the wiped state is at the end of its stream) and every
+//! byte of its keystream buffer (the rest of a partial block and the blocks a short call
+//! batched ahead). `XChaCha` holds its HChaCha subkey only in that state; the temporary
+//! subkey it was made from is wiped as soon as the state is built. The types implement
+//! `zeroize::ZeroizeOnDrop`, as the published crate's do, and not `Zeroize`: a wiped
+//! cipher can only refuse to go on, so the time to wipe it is its drop. The unit tests
+//! check every field after the wipe that `drop` runs, on every backend.
+//!
+//! What no Rust code can wipe, and this crate does not try to:
+//! - copies in CPU registers and stack spills: the kernels load the state and compute the
+//!   keystream in vector or general-purpose registers, and the compiler may spill them
+//!   to the stack, where they stay until overwritten;
+//! - moves: a cipher moved (returned from a function, put in a `Box` or a `Vec` that then
+//!   grows) leaves its old bytes behind, unwiped; only the place it is dropped from is
+//!   wiped (pin it, or keep it where it was made, if that matters);
+//! - copies the caller made: the key and nonce arrays passed in, a [`Clone`] of the cipher
+//!   (wiped when *it* is dropped), the output of [`hchacha`], and the keystream or
+//!   ciphertext written into the caller's buffers;
+//! - a cipher never dropped (`mem::forget`, a leaked `Box`, a process that aborts).
 #![no_std]
 #![forbid(unsafe_code)]
 

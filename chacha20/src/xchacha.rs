@@ -123,3 +123,18 @@ impl<R: Rounds, K: Kernel> fmt::Debug for XChaCha<R, K> {
 
 #[cfg(feature = "zeroize")]
 impl<R: Rounds, K: Kernel> zeroize::ZeroizeOnDrop for XChaCha<R, K> {}
+
+#[cfg(all(test, feature = "zeroize"))]
+mod tests {
+    use cipher::StreamCipher;
+
+    use crate::{Backend, XChaCha20};
+
+    /// `XChaCha` holds its subkey only in the `ChaCha` inside, whose `drop` wipes it.
+    #[test]
+    fn xchacha_wipes_through_its_chacha() {
+        let mut x = XChaCha20::with_backend(&[0xAB; 32], &[0xCD; 24], Backend::detect());
+        x.apply_keystream(&mut [0u8; 30]);
+        crate::chacha::tests::check_wiped(&mut x.0);
+    }
+}

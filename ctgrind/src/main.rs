@@ -1,0 +1,181 @@
+//! `chacha-ctgrind`: constant-time evidence under valgrind's memcheck (the "ctgrind" method:
+//! secrets marked as undefined memory, so that memcheck reports every conditional jump,
+//! conditional move and memory address that depends on them).
+//!
+//! It marks the key, the nonce (the RNG's seed and stream) and the input data undefined,
+//! then runs every backend that `Backend::available()` returns under valgrind (which hides
+//! AVX-512 from the CPUID it emulates, so that is soft, sse2 and avx2 here) through both
+//! fronts: `chacha20`'s ChaCha20, ChaCha20Legacy and XChaCha20 (in place on a fresh and on a
+//! warm instance, so the short-call batching runs too, and buffer to buffer), and
+//! `chacha-rng`'s `ChaChaRng` (seeding, `set_stream`, `fill_bytes`, `next_u32`, `next_u64`)
+//! and `ChaChaCore` under `BlockRng`, over lengths 0, 1, 63, 64, 65, 256, 1000 and 4096.
+//! Only then does it mark its outputs defined, and compares each backend's transcript with
+//! the portable backend's (so valgrind really ran the code).
+//!
+//! `--control` instead branches on a key byte and indexes a table with one, which memcheck
+//! must report: `scripts/ct-test.sh` runs that mode expecting the failure, so the test is
+//! shown to be able to fail. What a pass proves and what not: the "Constant-time evidence"
+//! section of the `chacha-backends` README.
+
+#[cfg(target_arch = "x86_64")]
+mod memcheck;
+
+#[cfg(target_arch = "x86_64")]
+fn main() -> std::process::ExitCode {
+    use std::process::ExitCode;
+    if !memcheck::running_on_valgrind() {
+        eprintln!(
+            "chacha-ctgrind must run under valgrind's memcheck (scripts/ct-test.sh): natively it proves nothing"
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut secrets = Secrets::new();
+    memcheck::make_undefined(&mut secrets.key);
+    memcheck::make_undefined(&mut secrets.nonce);
+    memcheck::make_undefined(&mut secrets.data);
+    if std::env::args().any(|a| a == "--control") {
+        control(&secrets);
+        return ExitCode::SUCCESS;
+    }
+    match run(&secrets) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn main() -> std::process::ExitCode {
+    eprintln!("chacha-ctgrind issues valgrind client requests for x86_64 only");
+    std::process::ExitCode::FAILURE
+}
+
+use chacha_rng::rand_core::Rng;
+use chacha_rng::rand_core::block::BlockRng;
+use chacha_rng::{ChaChaCore, ChaChaRng, Legacy, R12, R20};
+use chacha20::cipher::StreamCipher;
+use chacha20::{Backend, ChaCha20, ChaCha20Legacy, XChaCha20};
+
+/// Request lengths: empty, one byte, around one block, several blocks, a partial block
+/// after whole ones, and the widest kernels' loops.
+const LENGTHS: [usize; 8] = [0, 1, 63, 64, 65, 256, 1000, 4096];
+
+/// What memcheck is told is secret: key (and RNG seed), nonce (and RNG stream), data.
+struct Secrets {
+    key: [u8; 32],
+    nonce: [u8; 24],
+    data: Vec<u8>,
+}
+
+impl Secrets {
+    /// Fixed values: the test is about which instructions depend on them, not their value.
+    fn new() -> Self {
+        Secrets {
+            key: core::array::from_fn(|i| (i as u8).wrapping_mul(29).wrapping_add(3)),
+            nonce: core::array::from_fn(|i| (i as u8).wrapping_mul(71).wrapping_add(5)),
+            data: (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect(),
+        }
+    }
+}
+
+/// Every backend valgrind runs, through both fronts; then the outputs, marked defined,
+/// must be equal across backends.
+#[cfg(target_arch = "x86_64")]
+fn run(s: &Secrets) -> Result<(), String> {
+    let backends: Vec<Backend> = Backend::available().collect();
+    let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
+    println!("backends under valgrind: {}", names.join(", "));
+    // The CI's list of backends this machine must exercise, less AVX-512 (which valgrind
+    // cannot execute, and hides): a backend missing here would go unchecked silently.
+    if let Ok(expected) = std::env::var("CHACHA_EXPECT_BACKENDS") {
+        for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "avx512") {
+            if !names.contains(&name) {
+                return Err(format!(
+                    "CHACHA_EXPECT_BACKENDS lists {name}; available under valgrind: {names:?}"
+                ));
+            }
+        }
+    }
+    if names.contains(&"avx512") {
+        return Err("valgrind reports AVX-512: this valgrind would run instructions it cannot check".into());
+    }
+    let mut transcripts = Vec::new();
+    for &backend in &backends {
+        let mut t = transcript(s, backend);
+        memcheck::make_defined(&mut t);
+        transcripts.push(t);
+    }
+    let (last, others) = transcripts.split_last().ok_or("no backend available")?;
+    for (name, t) in names.iter().zip(others) {
+        if t != last {
+            return Err(format!("{name} and {} differ under valgrind", names[names.len() - 1]));
+        }
+    }
+    // The free function on the detected backend, once.
+    let mut subkey =
+        chacha20::hchacha::<R20>(&s.key.into(), &<[u8; 16]>::try_from(&s.nonce[..16]).expect("16").into());
+    memcheck::make_defined(&mut subkey);
+    println!(
+        "{} backends x {} lengths through ChaCha20, ChaCha20Legacy, XChaCha20, ChaChaRng, ChaChaCore: {} output bytes, equal across backends",
+        backends.len(),
+        LENGTHS.len(),
+        last.len()
+    );
+    Ok(())
+}
+
+/// Everything one backend computes from the secrets, concatenated (still undefined).
+fn transcript(s: &Secrets, backend: Backend) -> Vec<u8> {
+    let mut out = Vec::new();
+    let nonce12: &[u8; 12] = s.nonce[..12].try_into().expect("12 bytes");
+    let nonce8: &[u8; 8] = s.nonce[..8].try_into().expect("8 bytes");
+    for len in LENGTHS {
+        let data = &s.data[..len];
+        stream(&mut out, data, ChaCha20::with_backend(&s.key, nonce12, backend));
+        stream(&mut out, data, ChaCha20Legacy::with_backend(&s.key, nonce8, backend));
+        stream(&mut out, data, XChaCha20::with_backend(&s.key, &s.nonce, backend));
+
+        let mut b2b = vec![0u8; len];
+        ChaCha20::with_backend(&s.key, nonce12, backend).apply_keystream_b2b(data, &mut b2b);
+        out.extend_from_slice(&b2b);
+
+        let mut rng = ChaChaRng::<R20>::with_backend(s.key, backend);
+        rng.set_stream(u64::from_le_bytes(*nonce8));
+        let mut bytes = vec![0u8; len];
+        rng.fill_bytes(&mut bytes);
+        out.extend_from_slice(&bytes);
+        out.extend_from_slice(&rng.next_u32().to_le_bytes());
+        out.extend_from_slice(&rng.next_u64().to_le_bytes());
+
+        let mut core = BlockRng::new(ChaChaCore::<R12, Legacy>::with_kernel(s.key, backend));
+        core.fill_bytes(&mut bytes);
+        out.extend_from_slice(&bytes);
+        out.extend_from_slice(&core.next_word().to_le_bytes());
+    }
+    out
+}
+
+/// `data` XORed on a fresh instance, then again on the now warm one (where calls shorter
+/// than the kernel's free blocks are served from the batching buffer).
+fn stream(out: &mut Vec<u8>, data: &[u8], mut cipher: impl StreamCipher) {
+    for _ in 0..2 {
+        let mut buf = data.to_vec();
+        cipher.apply_keystream(&mut buf);
+        out.extend_from_slice(&buf);
+    }
+}
+
+/// Deliberately not constant time: a branch on a key byte and a table index from one.
+/// Memcheck must report both.
+#[cfg(target_arch = "x86_64")]
+fn control(s: &Secrets) {
+    let key = std::hint::black_box(s.key);
+    if key[0] == 0x42 {
+        println!("control: key byte 0 is 0x42");
+    }
+    let table: [u8; 256] = core::array::from_fn(|i| i as u8);
+    std::hint::black_box(std::hint::black_box(&table)[usize::from(key[1])]);
+    println!("control: ran a branch and a table lookup on key bytes");
+}
