@@ -4,15 +4,21 @@
 #
 #   aarch64  NEON, little-endian: under qemu-user, expects the backends soft,neon
 #   s390x    big-endian: under qemu-user, expects soft
-#   i686     32-bit x86 (8 vector registers): natively with the 32-bit C library, expects
-#            soft,sse2,avx2,avx512 (CHACHA_EXPECT_BACKENDS overrides it, e.g. on a CPU
-#            without AVX-512)
+#   i686     32-bit x86 (8 vector registers): natively, through the 32-bit C library's
+#            loader, expects soft,sse2,avx2,avx512 (CROSS_EXPECT_BACKENDS, else
+#            CHACHA_EXPECT_BACKENDS, overrides it, e.g. on a CPU without AVX-512)
 #
-# Installs what it needs (rustup target; Debian's cross gcc + libc, qemu-user, or the 32-bit
-# C library; apt-get through sudo when not root), runs the test suite of every library
-# crate and examples/reference-kernel for the target, and on aarch64 also the report once
-# (`--quick`) to prove the command works. Exits non-zero on any failure; prints how long it
-# took. Builds into target/cross-TARGET.
+# Installs what it needs (rustup target; Debian's cross gcc + libc for the target, and
+# qemu-user; apt-get through sudo when not root), runs the test suite for the target, and
+# on aarch64 also checks that no NEON intrinsic is left out of line and runs the report
+# once (`--quick`) to prove the command works. Exits non-zero on any failure; prints how
+# long it took. Builds into target/cross-TARGET.
+#
+# i686 links with Debian's i686 cross gcc, not `gcc -m32`: the `gcc-multilib` package
+# conflicts with every Debian cross gcc, so with it the aarch64 and s390x runs would remove
+# and reinstall each other's compilers. Its test binaries run natively through the cross
+# libc's own loader (/usr/i686-linux-gnu/lib/ld-linux.so.2), as qemu's -L does for the
+# others.
 #
 # What runs under emulation and what does not:
 # - PROPTEST_CASES is scaled down to 32 under qemu (256 natively, as in .ci/run): every
@@ -31,7 +37,7 @@ target=${1:-}
 case "$target" in
   aarch64) triple=aarch64-unknown-linux-gnu gnu=aarch64-linux-gnu deb=arm64 emulated=1 expect=soft,neon ;;
   s390x) triple=s390x-unknown-linux-gnu gnu=s390x-linux-gnu deb=s390x emulated=1 expect=soft ;;
-  i686) triple=i686-unknown-linux-gnu gnu='' deb='' emulated='' expect=soft,sse2,avx2,avx512 ;;
+  i686) triple=i686-unknown-linux-gnu gnu=i686-linux-gnu deb=i386 emulated='' expect=soft,sse2,avx2,avx512 ;;
   *)
     echo "usage: $0 aarch64|s390x|i686" >&2
     exit 2
@@ -53,17 +59,17 @@ apt_install() {
   local sudo=()
   [ "$(id -u)" = 0 ] || sudo=(sudo)
   say "installing ${need[*]}"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+  if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-      apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
+      apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }; then
     fail "apt-get install ${need[*]} failed"
+  fi
 }
 command -v dpkg-query >/dev/null || fail "needs a Debian-like system (dpkg, apt-get) to install the cross tools"
 if [ -n "$emulated" ]; then
   apt_install "gcc-$gnu" "libc6-dev-$deb-cross" qemu-user
 else
-  # rustc links i686 through `cc -m32`: gcc's 32-bit multilib and the 32-bit C library.
-  apt_install gcc-multilib libc6-dev-i386
+  apt_install "gcc-$gnu" "libc6-dev-$deb-cross"
 fi
 if ! rustup target list --installed 2>/dev/null | grep -qx "$triple"; then
   timeout 300 rustup target add "$triple" >/dev/null 2>&1 ||
@@ -72,8 +78,8 @@ fi
 
 # --- how cargo builds and runs for the target --------------------------------------------
 var=$(echo "$triple" | tr 'a-z-' 'A-Z_')
+export "CARGO_TARGET_${var}_LINKER=$gnu-gcc"
 if [ -n "$emulated" ]; then
-  export "CARGO_TARGET_${var}_LINKER=$gnu-gcc"
   # -E LD_LIBRARY_PATH: without it, once the foreign libc6 is installed in the multiarch
   # paths the cross ld.so picks a mismatched libc and every test binary hangs.
   export "CARGO_TARGET_${var}_RUNNER=qemu-$target -L /usr/$gnu -E LD_LIBRARY_PATH=/usr/$gnu/lib"
@@ -81,8 +87,11 @@ if [ -n "$emulated" ]; then
   export CHACHA_EMULATED="qemu-$target"
   export CHACHA_EXPECT_BACKENDS="$expect"
 else
+  export "CARGO_TARGET_${var}_RUNNER=/usr/$gnu/lib/ld-linux.so.2 --library-path /usr/$gnu/lib"
   export PROPTEST_CASES="${PROPTEST_CASES:-256}"
-  export CHACHA_EXPECT_BACKENDS="${CROSS_EXPECT_BACKENDS:-$expect}"
+  # The x86 backends are the same on i686 as on x86_64, so the list .ci/run expects there
+  # (CHACHA_EXPECT_BACKENDS) holds here too.
+  export CHACHA_EXPECT_BACKENDS="${CROSS_EXPECT_BACKENDS:-${CHACHA_EXPECT_BACKENDS:-$expect}}"
 fi
 export CARGO_TARGET_DIR="$PWD/target/cross-$target"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
@@ -97,14 +106,27 @@ packages=(-p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --target "$triple" "${packages[@]}" --all-features 2>&1 | tee "$log"
-passed=$(grep -Eo '^test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
-say "$passed tests passed"
 
 if [ "$target" = aarch64 ]; then
+  # No core::arch intrinsic called out of line (a function missing a target feature) in the
+  # optimised differential test binary, and the neon module really in it.
+  test_bin=$(cargo test --target "$triple" -p chacha-backends --all-features --test differential \
+    --no-run --message-format=json 2>/dev/null |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+  [ -n "$test_bin" ] || fail "could not find the differential test binary"
+  chacha-backends/scripts/check-intrinsics-inlined.sh "$test_bin" neon
+  # The pinned build (`--cfg chacha_backend="neon"`: neon compiled alone) builds and passes
+  # the differential matrix; its own target directory, since RUSTFLAGS rebuild everything.
+  RUSTFLAGS='--cfg chacha_backend="neon"' CARGO_TARGET_DIR="$CARGO_TARGET_DIR/forced-neon" \
+    CHACHA_EXPECT_BACKENDS=neon cargo test --target "$triple" -p chacha-backends --test differential 2>&1 |
+    tee -a "$log"
   out="$CARGO_TARGET_DIR/report-quick"
   cargo run --release --target "$triple" -p chacha-bench -- --quick --out "$out"
   grep -q 'emulat' "$out/report.md" || fail "the report did not say it ran under emulation"
   grep -qE '\bneon\b' "$out/report.md" || fail "the report has no neon rows"
+  chacha-backends/scripts/check-intrinsics-inlined.sh "$CARGO_TARGET_DIR/$triple/release/chacha-bench" neon
 fi
 
+passed=$(grep -Eo '^test result: ok\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')
+say "$passed tests passed"
 say "took $((SECONDS - start)) s"
