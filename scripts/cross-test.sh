@@ -106,6 +106,7 @@ packages=(-p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --target "$triple" "${packages[@]}" --all-features 2>&1 | tee "$log"
+say "test suite done at $((SECONDS - start)) s"
 
 if [ "$target" = aarch64 ]; then
   # No core::arch intrinsic called out of line (a function missing a target feature) in the
@@ -120,6 +121,7 @@ if [ "$target" = aarch64 ]; then
   RUSTFLAGS='--cfg chacha_backend="neon"' CARGO_TARGET_DIR="$CARGO_TARGET_DIR/forced-neon" \
     CHACHA_EXPECT_BACKENDS=neon cargo test --target "$triple" -p chacha-backends --test differential 2>&1 |
     tee -a "$log"
+  say "intrinsics check and pinned neon done at $((SECONDS - start)) s"
   out="$CARGO_TARGET_DIR/report-quick"
   cargo run --release --target "$triple" -p chacha-bench -- --quick --out "$out"
   grep -q 'emulat' "$out/report.md" || fail "the report did not say it ran under emulation"
