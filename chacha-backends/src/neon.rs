@@ -34,7 +34,8 @@
 //!
 //! Rotations (NEON has no vector rotate): by 16 `vrev32q_u16` (swap the halves of each
 //! lane), by 8 one `tbl` byte permutation, by 12 and 7 a shift left and a shift right
-//! and insert (`shl` + `sri`: two instructions, no `orr`). The row kernel turns columns
+//! and insert (`shl` + `sri`: two instructions, no `orr`; LLVM emits the pair as `shl` +
+//! `usra`, the same bits since the two parts do not overlap). The row kernel turns columns
 //! into diagonals with `ext` (lane rotations), leaving row `b` in place as the x86 row
 //! kernels do.
 //!
