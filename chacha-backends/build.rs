@@ -14,8 +14,16 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("avx512", &["x86", "x86_64"]),
     ("avx2", &["x86", "x86_64"]),
     ("sse2", &["x86", "x86_64"]),
+    ("neon", &["aarch64"]),
     ("soft", &[]),
 ];
+
+/// What some backends also need of the target, as Cargo's `CARGO_CFG_<KEY>` values (a comma
+/// list must contain the value). `neon` reinterprets its lanes as little-endian bytes, and
+/// its helper functions rely on NEON being part of the target's baseline (so they inline
+/// without `#[target_feature]`): `aarch64_be` and the `softfloat` AArch64 targets get `soft`.
+const TARGET_NEEDS: &[(&str, &[(&str, &str)])] =
+    &[("neon", &[("TARGET_ENDIAN", "little"), ("TARGET_FEATURE", "neon")])];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -25,10 +33,25 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(chacha_enabled, values({values}))");
 
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-    let runs_here = |arches: &[&str]| arches.is_empty() || arches.contains(&arch.as_str());
+    // The target properties `name` needs that this target lacks, as `key=value` texts.
+    let lacking = |name: &str| -> Vec<String> {
+        let needs = TARGET_NEEDS.iter().filter(|(n, _)| *n == name).flat_map(|(_, needs)| needs.iter());
+        needs
+            .filter(|(key, value)| {
+                let have = env::var(format!("CARGO_CFG_{key}")).unwrap_or_default();
+                !have.split(',').any(|v| v == *value)
+            })
+            .map(|(key, value)| format!("{}=\"{value}\"", key.to_lowercase()))
+            .collect()
+    };
+    let runs_here = |name: &str, arches: &[&str]| {
+        (arches.is_empty() || arches.contains(&arch.as_str())) && lacking(name).is_empty()
+    };
 
     let enabled: Vec<&str> = match env::var("CARGO_CFG_CHACHA_BACKEND") {
-        Err(_) => BACKENDS.iter().filter(|(_, arches)| runs_here(arches)).map(|(name, _)| *name).collect(),
+        Err(_) => {
+            BACKENDS.iter().filter(|(name, arches)| runs_here(name, arches)).map(|(name, _)| *name).collect()
+        }
         Ok(pinned) => {
             let Some((name, arches)) = BACKENDS.iter().find(|(name, _)| *name == pinned) else {
                 fail(&format!(
@@ -36,11 +59,13 @@ fn main() {
                      (it pins exactly one of: {values})"
                 ));
             };
-            if !runs_here(arches) {
+            if !runs_here(name, arches) {
+                let mut needs = vec![format!("target_arch one of: {}", arches.join(", "))];
+                needs.extend(lacking(name));
                 fail(&format!(
                     "--cfg chacha_backend=\"{name}\" cannot run on target_arch \"{arch}\" \
-                     (it needs one of: {})",
-                    arches.join(", ")
+                     (it needs {})",
+                    needs.join("; ")
                 ));
             }
             vec![*name]

@@ -47,6 +47,27 @@ pub fn label(tsc_hz: Option<f64>) -> String {
     label
 }
 
+/// `Some(how)` if this process runs under emulation, so its timings say nothing about the
+/// architecture it was built for: the environment variable `CHACHA_EMULATED` (set by
+/// `scripts/cross-test.sh` to the emulator's name), or, on a build for a non-x86
+/// architecture, a `/proc/cpuinfo` that describes an x86 CPU (qemu user mode passes the
+/// host's file through).
+pub fn emulated() -> Option<String> {
+    if let Some(how) = std::env::var("CHACHA_EMULATED").ok().filter(|v| !v.is_empty()) {
+        return Some(format!("{how} (CHACHA_EMULATED)"));
+    }
+    if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+        return None;
+    }
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let x86 = info.lines().any(|line| {
+        line.split_once(':').is_some_and(|(k, v)| {
+            k.trim() == "vendor_id" && ["GenuineIntel", "AuthenticAMD"].contains(&v.trim())
+        })
+    });
+    x86.then(|| format!("an x86 host's /proc/cpuinfo on a {} build", std::env::consts::ARCH))
+}
+
 /// The SIMD features the backends use, each with whether this CPU has it (as
 /// `std::arch`'s run-time detection sees it).
 pub fn features() -> Vec<(&'static str, bool)> {

@@ -88,6 +88,12 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     let cpu_label = cpu::label(tsc_hz);
     out.say("# chacha report\n");
     out.say(&format!("CPU: {cpu_label}"));
+    if let Some(how) = cpu::emulated() {
+        out.say(&format!(
+            "**Emulated** ({how}): the CPU above is the host's; every timing below is the \
+             emulator's and means nothing about this architecture (the byte checks still hold)"
+        ));
+    }
     let features = cpu::features();
     let seen: Vec<&str> = features.iter().filter(|f| f.1).map(|f| f.0).collect();
     let missing: Vec<&str> = features.iter().filter(|f| !f.1).map(|f| f.0).collect();

@@ -8,20 +8,28 @@
 # AVX-512 backend calls `_mm_rol_epi32` so). Every `#[target_feature]` entry point must
 # enable every feature of every intrinsic it inlines; this check proves it on the build.
 #
-# usage: check-intrinsics-inlined.sh BINARY [BACKEND...]   (BACKEND: sse2 avx2 avx512)
+# usage: check-intrinsics-inlined.sh BINARY [BACKEND...]   (BACKEND: sse2 avx2 avx512 neon)
+#
+# BINARY is an x86 / x86_64 or an AArch64 ELF file (the latter disassembled with Debian's
+# `aarch64-linux-gnu-objdump`, package binutils-aarch64-linux-gnu, which comes with
+# gcc-aarch64-linux-gnu).
 set -euo pipefail
 bin=${1:?usage: $0 BINARY [BACKEND...]}
 shift
-command -v objdump >/dev/null || { echo "objdump (binutils) is needed" >&2; exit 1; }
+case $(LC_ALL=C readelf -h "$bin" | sed -n 's/^ *Machine: *//p') in
+  *AArch64*) objdump=aarch64-linux-gnu-objdump calls='bl|b' ;;
+  *) objdump=objdump calls='call|jmp' ;;
+esac
+command -v "$objdump" >/dev/null || { echo "$objdump (binutils) is needed" >&2; exit 1; }
 dis=$(mktemp)
 trap 'rm -f "$dis"' EXIT
-objdump -d -C --no-show-raw-insn "$bin" >"$dis"
+"$objdump" -d -C --no-show-raw-insn "$bin" >"$dis"
 
 status=0
 # The CPU probes' `cpuid`/`xgetbv` run once per process and may stay out of line.
 # Only a call *to* a `core::arch` function counts: a function of ours generic over a vector
 # type (`<… as Put<core::core_arch::x86::__m512i>>::put`) is not one.
-calls=$(grep -E '\s(call|jmp)\s+\S+\s+<(core::core_arch::|_ZN4core9core_arch)' "$dis" |
+calls=$(grep -E "\\s($calls)\\s+\\S+\\s+<(core::core_arch::|_ZN4core9core_arch)" "$dis" |
         grep -vE '::(_xgetbv|__cpuid|__cpuid_count)(>|17h)' |
         sed -E 's/^.*<(.*)>.*$/\1/' | sort | uniq -c | sort -rn || true)
 if [ -n "$calls" ]; then
@@ -31,17 +39,18 @@ if [ -n "$calls" ]; then
 fi
 
 # Each named backend must have functions of its own module in the binary, with the
-# registers of its width in them.
+# registers of its width in them (a regular expression: `%xmm`, or `v12.4s` on AArch64).
 for backend in "$@"; do
   case $backend in
     sse2) reg='%xmm' ;;
     avx2) reg='%ymm' ;;
     avx512) reg='%zmm' ;;
+    neon) reg='[[:space:],{]v[0-9]+[.]' ;;
     *) echo "unknown backend $backend" >&2; exit 2 ;;
   esac
   n=$(awk -v mod="chacha_backends::$backend::" -v reg="$reg" '
         /^[0-9a-f]+ <.*>:$/ { inside = index($0, mod) > 0; next }
-        inside && index($0, reg) > 0 { n++ }
+        inside && $0 ~ reg { n++ }
         END { print n + 0 }' "$dis")
   if [ "$n" -lt 100 ]; then
     echo "FAIL: only $n instructions on $reg registers in chacha_backends::$backend functions of $bin"

@@ -135,6 +135,8 @@ backends! {
     "avx2" => avx2::Avx2,
     /// SSE2, x86 and x86_64: [`crate::sse2`].
     "sse2" => sse2::Sse2,
+    /// NEON, little-endian aarch64: [`crate::neon`].
+    "neon" => neon::Neon,
     /// Portable Rust, every CPU: [`crate::soft`].
     "soft" => soft::Soft,
 }

@@ -6,6 +6,8 @@ pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
 pub mod avx512;
 mod backend;
+#[cfg(chacha_enabled = "neon")]
+pub mod neon;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
 #[cfg(chacha_enabled = "sse2")]

@@ -1,0 +1,588 @@
+//! `neon`: ChaCha with AArch64 Advanced SIMD (NEON), 1 to 8 blocks per step.
+//!
+//! NEON is part of the base AArch64 ISA: every `aarch64-*` target but the `softfloat` ones
+//! compiles all code with it, and `build.rs` compiles this module only for targets that
+//! do. So the proof type needs no run-time probe: a binary built with NEON throughout
+//! cannot run on a CPU without it (and `cpufeatures` has no `neon` probe on Linux for the
+//! same reason). The functions still enable `neon` themselves, so the module reads as the
+//! x86 ones do; `scripts/check-intrinsics-inlined.sh` checks that no intrinsic is called
+//! out of line. The rounds are macros: LLVM left a `#[target_feature]` round function out
+//! of line, with the 32 state words in memory, and `#[inline(always)]` is not allowed on
+//! `#[target_feature]` functions.
+//!
+//! # Byte order
+//! Data and keystream meet only as bytes: data is loaded with `vld1q_u8`, and a keystream
+//! row (`uint32x4_t`, lane `i` = word `i`) is reinterpreted as 16 bytes. That equals the
+//! RFC's little-endian serialisation of the four words only on a little-endian target, so
+//! `build.rs` compiles this module on little-endian AArch64 only (every AArch64 Linux,
+//! Android, Apple and Windows target; `aarch64_be` falls back to `soft`). State words go
+//! into registers as `u32`s (`vld1q_u32`, `vdupq_n_u32`), which is correct on either
+//! order. The byte table of the 8-bit rotation (`ROT8`) also assumes little-endian lanes.
+//!
+//! # Kernels and widths
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 8 | `sliced::<2>`: two 4-block word-sliced sets, interleaved step by step | `x[g][i]` = word `i` of blocks `4g .. 4g + 4` |
+//! | 4–7 | `sliced::<1>`: one 4-block word-sliced set | `x[0][i]` = word `i` of 4 blocks |
+//! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha with N = 1) | one block in 4 registers, one row each |
+//!
+//! So 7 blocks are 4 word-sliced + 3 row chains, 5 are 4 + 1: no request computes a block
+//! it does not use. Whole blocks are XORed from input to output straight out of
+//! registers (load, XOR, store); the partial last block's keystream goes to `tail` and its
+//! first `len % 16` bytes come from there. `fill` uses the same kernels.
+//!
+//! Rotations (NEON has no vector rotate): by 16 `vrev32q_u16` (swap the halves of each
+//! lane), by 8 one `tbl` byte permutation, by 12 and 7 a shift left and a shift right
+//! and insert (`shl` + `sri`: two instructions, no `orr`; LLVM emits the pair as `shl` +
+//! `usra`, the same bits since the two parts do not overlap). The row kernel turns columns
+//! into diagonals with `ext` (lane rotations), leaving row `b` in place as the x86 row
+//! kernels do.
+//!
+//! # Cost (an estimate: there is no ARM hardware here)
+//! See the `chacha-backends` README ("NEON: expected cost"): instruction counts of the
+//! double-round loops of the cross-compiled release build, and what they give on a core
+//! with two 128-bit SIMD pipes (Cortex-A76 / Neoverse N1). Nothing in this module was
+//! measured on ARM; the widths follow the x86 modules' measured rules (never a wasted
+//! block; row chains for the last 1–3 blocks).
+
+use core::arch::aarch64::{
+    uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32,
+    vqtbl1q_u8, vreinterpretq_u8_u32, vreinterpretq_u16_u32, vreinterpretq_u32_u8, vreinterpretq_u32_u16,
+    vreinterpretq_u32_u64, vreinterpretq_u64_u32, vrev32q_u16, vshlq_n_u32, vsriq_n_u32, vst1q_u8,
+    vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
+};
+
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+/// Proof that this CPU has NEON; only [`Neon::detect`] creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Neon(());
+
+impl Neon {
+    /// Always `Some`: this module is compiled only for targets whose baseline includes
+    /// NEON (`build.rs`), so the whole program already uses it and the CPU running it has it.
+    pub fn detect() -> Option<Self> {
+        Some(Neon(()))
+    }
+}
+
+impl Kernel for Neon {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        // SAFETY: a Neon exists only if detect() saw NEON, the only feature xor_neon enables.
+        unsafe { xor_neon::<R, V>(state, buf, tail) }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        // SAFETY: a Neon exists only if detect() saw NEON, the only feature fill_neon enables.
+        unsafe { fill_neon::<R, V>(state, out) }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        // SAFETY: a Neon exists only if detect() saw NEON, the only feature hchacha_neon enables.
+        unsafe { hchacha_neon::<R>(key, input) }
+    }
+
+    /// The 4-block word-sliced kernel issues about 112 vector instructions per double
+    /// round, 56 cycles on two SIMD pipes; one block's row chain is bound by latency at
+    /// about the same (4 steps of add → eor → rotate per round, 2–4 cycles each on a
+    /// Cortex-A76): 4 blocks for the time of one, so short calls are worth batching by 4.
+    /// An estimate from the instruction counts (see the README), not a measurement.
+    #[inline(always)]
+    fn free_blocks(self) -> usize {
+        4
+    }
+}
+
+/// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
+type Rows = [uint32x4_t; 4];
+
+// ---------------------------------------------------------------------------------------
+// The rounds, as macros (defined before their users).
+// ---------------------------------------------------------------------------------------
+
+/// One round (four quarter rounds, RFC 8439 §2.1, on the word indices `$q`) on every set
+/// of `$x`, step by step across all of them. A macro, not a function: see the module header.
+macro_rules! sliced_round {
+    ($x:ident, $q:expr, $rot8:ident) => {
+        let q: [[usize; 4]; 4] = $q;
+        for set in $x.iter_mut() {
+            for [a, b, _, d] in q {
+                set[a] = vaddq_u32(set[a], set[b]);
+                set[d] = rotl16(veorq_u32(set[d], set[a]));
+            }
+        }
+        for set in $x.iter_mut() {
+            for [_, b, c, d] in q {
+                set[c] = vaddq_u32(set[c], set[d]);
+                set[b] = rotl::<12, 20>(veorq_u32(set[b], set[c]));
+            }
+        }
+        for set in $x.iter_mut() {
+            for [a, b, _, d] in q {
+                set[a] = vaddq_u32(set[a], set[b]);
+                set[d] = rotl8(veorq_u32(set[d], set[a]), $rot8);
+            }
+        }
+        for set in $x.iter_mut() {
+            for [_, b, c, d] in q {
+                set[c] = vaddq_u32(set[c], set[d]);
+                set[b] = rotl::<7, 25>(veorq_u32(set[b], set[c]));
+            }
+        }
+    };
+}
+
+/// Four quarter rounds per block, one per lane, for every block of `$x` step by step. A
+/// macro, not a function: see the module header.
+macro_rules! row_quarter_rounds {
+    ($x:ident, $rot8:ident) => {
+        for [a, b, _, d] in $x.iter_mut() {
+            *a = vaddq_u32(*a, *b);
+            *d = rotl16(veorq_u32(*d, *a));
+        }
+        for [_, b, c, d] in $x.iter_mut() {
+            *c = vaddq_u32(*c, *d);
+            *b = rotl::<12, 20>(veorq_u32(*b, *c));
+        }
+        for [a, b, _, d] in $x.iter_mut() {
+            *a = vaddq_u32(*a, *b);
+            *d = rotl8(veorq_u32(*d, *a), $rot8);
+        }
+        for [_, b, c, d] in $x.iter_mut() {
+            *c = vaddq_u32(*c, *d);
+            *b = rotl::<7, 25>(veorq_u32(*b, *c));
+        }
+    };
+}
+
+/// `$R::DOUBLE_ROUNDS` double rounds on the blocks of `$x` (an array of [`Rows`]). A
+/// macro, not a function: see the module header.
+macro_rules! row_rounds {
+    ($R:ty, $x:ident) => {
+        let rot8 = rot8_table();
+        for _ in 0..<$R>::DOUBLE_ROUNDS {
+            row_quarter_rounds!($x, rot8);
+            // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
+            // c, rotate 7) and the first one the next round reads (a += b), so turning it would
+            // put an `ext` on every round's chain; a, c and d are finished earlier and turn
+            // while b is computed. `ext(v, v, n)` rotates the lanes down by n, so lane j then
+            // holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+            //
+            //   a = [a0 a1 a2 a3] -> ext 3 -> [a3 a0 a1 a2]
+            //   b = [b0 b1 b2 b3]             [b0 b1 b2 b3]
+            //   c = [c0 c1 c2 c3] -> ext 1 -> [c1 c2 c3 c0]
+            //   d = [d0 d1 d2 d3] -> ext 2 -> [d2 d3 d0 d1]
+            //
+            // lane 1 = quarter round (0, 5, 10, 15), lane 2 = (1, 6, 11, 12), lane 3 = (2, 7, 8,
+            // 13), lane 0 = (3, 4, 9, 14).
+            for [a, _, c, d] in $x.iter_mut() {
+                *a = vextq_u32::<3>(*a, *a);
+                *c = vextq_u32::<1>(*c, *c);
+                *d = vextq_u32::<2>(*d, *d);
+            }
+            row_quarter_rounds!($x, rot8);
+            // Diagonals back to columns: the inverse lane rotations (ext 1 undoes ext 3 and back,
+            // ext 2 is its own inverse).
+            for [a, _, c, d] in $x.iter_mut() {
+                *a = vextq_u32::<1>(*a, *a);
+                *c = vextq_u32::<3>(*c, *c);
+                *d = vextq_u32::<2>(*d, *d);
+            }
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------------------
+// Entry points: the width rules.
+// ---------------------------------------------------------------------------------------
+
+/// Fused XOR with the widths of the module header: 8 word-sliced blocks while at least 8
+/// (the last one maybe partial) are left, then 4 if at least 4 are, then the last 1–3 in
+/// row chains.
+// Never inlined: all NEON code of the module stays inside the three entry points, where
+// `scripts/check-intrinsics-inlined.sh` finds it by name.
+#[inline(never)]
+#[target_feature(enable = "neon")]
+fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = buf.len() / BLOCK_LEN;
+    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
+    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    let mut counter = state.counter();
+    // One step with a word-sliced kernel: its blocks XORed into `head`, or, if `head` has
+    // fewer whole blocks, the request finished. A macro, so each width has its own call of
+    // its kernel and its rows go from registers through the XOR (a slice chosen by a
+    // `match` would go through the stack).
+    macro_rules! sliced_step {
+        ($ks:expr) => {{
+            let ks = $ks;
+            if head.len() < ks.len() * BLOCK_LEN {
+                return finish(&ks, head, rest, tail);
+            }
+            let (now, later) = head.split_at(ks.len() * BLOCK_LEN);
+            // Not `xor_blocks`: one instance shared by every caller stays out of line and
+            // takes the rows through the stack.
+            let (inp, out) = now.into_raw();
+            for (b, rows) in ks.iter().enumerate() {
+                let at = b * BLOCK_LEN;
+                // SAFETY: `now` is ks.len() whole blocks in and out, equal or disjoint
+                // (split from an InOutBuf), and block b < ks.len() lies inside it.
+                unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+            }
+            head = later;
+            counter = counter.wrapping_add(ks.len() as u64);
+        }};
+    }
+    loop {
+        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+            0 => return,
+            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
+            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
+            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
+            4..8 => sliced_step!(sliced::<R, V, 1, 4, 0>(state, counter)),
+            _ => sliced_step!(sliced::<R, V, 2, 8, 0>(state, counter)),
+        }
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
+/// block after those into the partial block `rest` (its whole keystream going to `tail`)
+/// if `rest` is not empty.
+#[inline]
+#[target_feature(enable = "neon")]
+fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = head.len() / BLOCK_LEN;
+    xor_blocks(ks, head);
+    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
+        xor_partial(rows, rest, tail);
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
+#[inline]
+#[target_feature(enable = "neon")]
+fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
+    let whole = buf.len() / BLOCK_LEN;
+    let (inp, out) = buf.into_raw();
+    for (b, rows) in ks.iter().enumerate().take(whole) {
+        let at = b * BLOCK_LEN;
+        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
+        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
+        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+    }
+}
+
+/// Raw keystream: the same widths as [`xor_neon`].
+// Never inlined: see `xor_neon`.
+#[inline(never)]
+#[target_feature(enable = "neon")]
+fn fill_neon<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+    let mut counter = state.counter();
+    let mut rest = out;
+    loop {
+        match rest.len() {
+            0 => return,
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            4..8 => {
+                let (now, later) = rest.split_at_mut(4);
+                store_blocks(now, &sliced::<R, V, 1, 4, 1>(state, counter));
+                rest = later;
+                counter = counter.wrapping_add(4);
+            }
+            _ => {
+                let (now, later) = rest.split_at_mut(8);
+                store_blocks(now, &sliced::<R, V, 2, 8, 1>(state, counter));
+                rest = later;
+                counter = counter.wrapping_add(8);
+            }
+        }
+    }
+}
+
+/// Stores the first `out.len()` blocks of `ks` into `out`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn store_blocks(out: &mut [Block], ks: &[Rows]) {
+    for (block, rows) in out.iter_mut().zip(ks) {
+        store_block(block, rows);
+    }
+}
+
+/// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
+// Never inlined: see `xor_neon`.
+#[inline(never)]
+#[target_feature(enable = "neon")]
+fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let le = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let mut w = [0u32; 16];
+    w[..4].copy_from_slice(&CONSTANTS);
+    for (word, bytes) in w[4..].iter_mut().zip(key.chunks_exact(4).chain(input.chunks_exact(4))) {
+        *word = le(bytes);
+    }
+    let mut x = [rows_of(&w)];
+    row_rounds!(R, x);
+    let mut out = [0u8; 32];
+    let (lo, hi) = out.split_at_mut(16);
+    store16(lo.try_into().expect("16 bytes"), x[0][0]);
+    store16(hi.try_into().expect("16 bytes"), x[0][3]);
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Word-sliced kernel: G sets of 4 blocks, one state word of 4 blocks per register.
+// ---------------------------------------------------------------------------------------
+
+/// The keystream of blocks `counter .. counter + B` (`B` = 4·`G`) in rows, from `G`
+/// word-sliced sets: lane `l` of `x[g][i]` is word `i` of block `counter + 4g + l`.
+///
+/// The quarter rounds of a round go step by step across all `4·G` independent chains (4
+/// columns or diagonals × `G` sets), so each step offers 4 (G = 1) or 8 (G = 2)
+/// independent instructions to the SIMD pipes. With `G` = 2 the 32 word registers are
+/// every NEON register there is, so a few words spill; the sets are interleaved anyway
+/// because one set alone leaves the pipes waiting on the 2-cycle chains (see the README).
+///
+/// `SITE` only tells the call sites apart (`xor_neon` 0, `fill_neon` 1): each gets its own
+/// instance, which LLVM inlines (an instance shared by two callers stays out of line and
+/// returns its rows through the stack, as in the `sse2` module).
+#[inline]
+#[target_feature(enable = "neon")]
+fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const SITE: u8>(
+    state: &State<V>,
+    counter: u64,
+) -> [Rows; B] {
+    const { assert!(B == 4 * G) };
+    let w = state.words();
+    let lane = |b: u64| counter.wrapping_add(b);
+    let mut x = [[vdupq_n_u32(0); 16]; G];
+    for (g, set) in x.iter_mut().enumerate() {
+        for (v, &word) in set.iter_mut().zip(w) {
+            *v = vdupq_n_u32(word);
+        }
+        // The counter of each lane, built in 64 bits so that the Legacy carry from word 12
+        // into word 13 happens inside the call (Ietf never wraps: the caller checked the
+        // stream end).
+        let base = 4 * g as u64;
+        let c = [lane(base), lane(base + 1), lane(base + 2), lane(base + 3)];
+        set[12] = from_words(c.map(|c| c as u32));
+        if V::COUNTER_WORDS == 2 {
+            set[13] = from_words(c.map(|c| (c >> 32) as u32));
+        }
+    }
+    let input = x;
+    let rot8 = rot8_table();
+    for _ in 0..R::DOUBLE_ROUNDS {
+        sliced_round!(x, [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], rot8);
+        sliced_round!(x, [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]], rot8);
+    }
+    let mut out = [[vdupq_n_u32(0); 4]; B];
+    for (g, (set, inp)) in x.iter_mut().zip(&input).enumerate() {
+        for (v, &i) in set.iter_mut().zip(inp) {
+            *v = vaddq_u32(*v, i);
+        }
+        for (b, rows) in transpose(set).into_iter().enumerate() {
+            out[4 * g + b] = rows;
+        }
+    }
+    out
+}
+
+/// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
+    let mut out = [[vdupq_n_u32(0); 4]; 4];
+    for r in 0..4 {
+        let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
+        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K):
+        //
+        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]      zip1.4s(w0, w1) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
+        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]      zip1.4s(w2, w3) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
+        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]      zip2.4s(w0, w1) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
+        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]      zip2.4s(w2, w3) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
+        //
+        //   zip1.2d(t0, t1) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
+        //   zip2.2d(t0, t1) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
+        //   zip1.2d(t2, t3) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
+        //   zip2.2d(t2, t3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
+        let t0 = vreinterpretq_u64_u32(vzip1q_u32(w0, w1));
+        let t1 = vreinterpretq_u64_u32(vzip1q_u32(w2, w3));
+        let t2 = vreinterpretq_u64_u32(vzip2q_u32(w0, w1));
+        let t3 = vreinterpretq_u64_u32(vzip2q_u32(w2, w3));
+        out[0][r] = vreinterpretq_u32_u64(vzip1q_u64(t0, t1));
+        out[1][r] = vreinterpretq_u32_u64(vzip2q_u64(t0, t1));
+        out[2][r] = vreinterpretq_u32_u64(vzip1q_u64(t2, t3));
+        out[3][r] = vreinterpretq_u32_u64(vzip2q_u64(t2, t3));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
+// ---------------------------------------------------------------------------------------
+
+/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
+/// interleaved (they cost about the latency of one while the SIMD pipes have room).
+/// `SITE`: as for [`sliced`].
+#[inline]
+#[target_feature(enable = "neon")]
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+    state: &State<V>,
+    counter: u64,
+) -> [Rows; N] {
+    let mut input = [[vdupq_n_u32(0); 4]; N];
+    for (k, rows) in input.iter_mut().enumerate() {
+        *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));
+    }
+    let mut x = input;
+    row_rounds!(R, x);
+    for (rows, input) in x.iter_mut().zip(&input) {
+        for (v, &i) in rows.iter_mut().zip(input) {
+            *v = vaddq_u32(*v, i);
+        }
+    }
+    x
+}
+
+/// The four rows of a block's 16 words.
+#[inline]
+#[target_feature(enable = "neon")]
+fn rows_of(w: &[u32; 16]) -> Rows {
+    let row = |r: usize| from_words([w[4 * r], w[4 * r + 1], w[4 * r + 2], w[4 * r + 3]]);
+    [row(0), row(1), row(2), row(3)]
+}
+
+// ---------------------------------------------------------------------------------------
+// Rotations: NEON has no vector rotate.
+// ---------------------------------------------------------------------------------------
+
+/// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped (`rev32.8h`).
+///
+/// ```text
+///   16-bit halves  [h0 h1 | h2 h3 | h4 h5 | h6 h7]   (lane = hN hN+1, low half first)
+///   rev32.8h       [h1 h0 | h3 h2 | h5 h4 | h7 h6]
+/// ```
+#[inline]
+#[target_feature(enable = "neon")]
+fn rotl16(x: uint32x4_t) -> uint32x4_t {
+    vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(x)))
+}
+
+/// The byte permutation of [`rotl8`]: result byte `j` of a lane is byte `j − 1 (mod 4)` of
+/// the same lane, bytes numbered from the least significant (little-endian lanes: see the
+/// module header).
+///
+/// ```text
+///   lane bytes  [b0 b1 b2 b3]   (b0 least significant)
+///   tbl ROT8    [b3 b0 b1 b2]   = lane << 8 | lane >> 24
+/// ```
+const ROT8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
+
+/// [`ROT8`] in a register, loaded once per kernel call and kept across the rounds.
+#[inline]
+#[target_feature(enable = "neon")]
+fn rot8_table() -> uint8x16_t {
+    // SAFETY: ROT8 is 16 readable bytes; `ld1` has no alignment requirement.
+    unsafe { vld1q_u8(ROT8.as_ptr()) }
+}
+
+/// Each 32-bit lane rotated left by 8: one `tbl` with [`ROT8`] (one instruction, against
+/// two for the shift + insert of the other rotations).
+#[inline]
+#[target_feature(enable = "neon")]
+fn rotl8(x: uint32x4_t, rot8: uint8x16_t) -> uint32x4_t {
+    vreinterpretq_u32_u8(vqtbl1q_u8(vreinterpretq_u8_u32(x), rot8))
+}
+
+/// Each 32-bit lane rotated left by `L` (`R` = 32 − `L`): `shl` by `L`, then `sri` by `R`
+/// inserts the lane's top `L` bits below them (no separate `orr`).
+#[inline]
+#[target_feature(enable = "neon")]
+fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
+    const { assert!(L + R == 32) };
+    vsriq_n_u32::<R>(vshlq_n_u32::<L>(x), x)
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory: every pointer load and store of the module.
+// ---------------------------------------------------------------------------------------
+
+/// Four words in lanes 0..4 (lane 0 = `w[0]`), on either byte order.
+#[inline]
+#[target_feature(enable = "neon")]
+fn from_words(w: [u32; 4]) -> uint32x4_t {
+    // SAFETY: `w` is 4 readable u32s; `ld1 {.4s}` loads them element by element.
+    unsafe { vld1q_u32(w.as_ptr()) }
+}
+
+/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
+    for (r, &k) in ks.iter().enumerate() {
+        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+}
+
+/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
+/// pointers (in place) are fine. `ks` as bytes is the row's little-endian serialisation on
+/// this (little-endian) target.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn xor16(inp: *const u8, out: *mut u8, ks: uint32x4_t) {
+    // SAFETY: the caller vouches for 16 readable bytes at `inp`; `ld1` has no alignment need.
+    let data = unsafe { vld1q_u8(inp) };
+    let sum = veorq_u8(data, vreinterpretq_u8_u32(ks));
+    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
+    // `inp`, which was read in full above.
+    unsafe { vst1q_u8(out, sum) };
+}
+
+/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
+/// XORed, 16 at a time from the registers and the last `len % 16` from `tail`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    store_block(tail, ks);
+    let len = rest.len();
+    let rows = len / 16;
+    let (head, mut bytes) = rest.split_at(rows * 16);
+    let (inp, out) = head.into_raw();
+    for (r, &k) in ks.iter().enumerate().take(rows) {
+        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
+        // disjoint: split from an InOutBuf).
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+    bytes.xor_in2out(&tail[rows * 16..len]);
+}
+
+/// Stores a block's four rows into `out`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn store_block(out: &mut Block, ks: &Rows) {
+    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
+        store16(chunk.try_into().expect("16 bytes"), k);
+    }
+}
+
+/// Stores a row's 16 bytes (its little-endian serialisation on this target), unaligned.
+#[inline]
+#[target_feature(enable = "neon")]
+fn store16(out: &mut [u8; 16], v: uint32x4_t) {
+    let bytes = vreinterpretq_u8_u32(v);
+    // SAFETY: `out` is a unique reference to 16 bytes; `st1` has no alignment need.
+    unsafe { vst1q_u8(out.as_mut_ptr(), bytes) };
+}
