@@ -266,8 +266,12 @@ impl<R: Rounds, K: Kernel> TryCryptoRng for ChaChaRng<R, K> {}
 /// different parts of one stream but stand at the same word are equal.
 impl<R: Rounds, K: Kernel> PartialEq for ChaChaRng<R, K> {
     fn eq(&self, other: &Self) -> bool {
-        // The key words in place, not `get_seed` copies.
-        self.state.words()[4..12] == other.state.words()[4..12]
+        // The key words in place, not `get_seed` copies, and without an early exit at the
+        // first differing word (slice `==` may stop there): how long a comparison takes
+        // says nothing about where two seeds differ.
+        let (a, b) = (&self.state.words()[4..12], &other.state.words()[4..12]);
+        let diff = a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y));
+        core::hint::black_box(diff) == 0
             && self.get_stream() == other.get_stream()
             && self.get_word_pos() == other.get_word_pos()
     }
@@ -363,6 +367,26 @@ mod tests {
         assert_eq!(rng.state.words(), &[0; 16], "state words");
         assert_eq!(rng.buf, [[0; BLOCK_LEN]; BUF_BLOCKS], "output buffer");
         assert_eq!((rng.index, rng.state.blocks_left()), (0, 0));
+    }
+
+    #[test]
+    fn equal_exactly_when_seed_stream_and_position_are() {
+        let rng = |seed: [u8; 32], stream: u64, word_pos: u128| {
+            let mut rng = ChaChaRng::<R12>::from_seed(seed);
+            rng.set_stream(stream);
+            rng.set_word_pos(word_pos);
+            rng
+        };
+        let base = rng([7; 32], 3, 100);
+        assert!(base == rng([7; 32], 3, 100));
+        // A differing seed byte at either end of the key words, then stream and position.
+        for i in [0, 31] {
+            let mut seed = [7; 32];
+            seed[i] ^= 1;
+            assert!(base != rng(seed, 3, 100), "seed byte {i}");
+        }
+        assert!(base != rng([7; 32], 4, 100));
+        assert!(base != rng([7; 32], 3, 101));
     }
 
     #[test]
