@@ -244,13 +244,12 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
 
 impl<R: Rounds, V: Variant, K: Kernel> StreamCipherSeek for ChaCha<R, V, K> {
     fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-        let pos = self.position();
-        // `SeekNum` builds a position as `block * 64 - (64 - byte)` with `byte` in 1..=64.
-        let (block, byte) = match (pos / 64, (pos % 64) as u8) {
-            (block, 0) => (block, 64),
-            (block, byte) => (block + 1, byte),
-        };
-        T::from_block_byte(block, byte, 64)
+        // `SeekNum` builds a position as `block * bs - (bs - byte)` with `byte` in 1..=bs.
+        // With 64-byte blocks, a position in the last 63 bytes below `T::MAX + 1` (say
+        // `u64::MAX`) would need `block * 64 > T::MAX` on the way and err although it fits
+        // (the fuzzer found `try_current_pos::<u64>` refusing byte 2^64 - 1). One-byte
+        // "blocks" give the position itself: `pos * 1 - 0`.
+        T::from_block_byte(self.position(), 1, 1)
     }
 
     fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
