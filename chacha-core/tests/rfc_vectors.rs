@@ -19,7 +19,9 @@ fn twenty_rounds(input: &[u32; 16]) -> [u32; 16] {
     state
 }
 
+/// The vector's state; every vector here is for 20 rounds.
 fn state(v: &Vector) -> State<Ietf> {
+    assert_eq!(v.number("rounds"), 20, "{}", v.name);
     State::new(&v.array("key"), &v.array("nonce"))
 }
 
@@ -119,6 +121,7 @@ fn rfc8439_a_2_encryption_vectors_1_to_3() {
 #[test]
 fn xchacha_draft_03_2_2_1_hchacha20() {
     let v = get("xchacha-03-2.2.1");
+    assert_eq!(v.number("rounds"), 20);
     assert_eq!(twenty_rounds(&v.words("setup")), v.words("after-rounds"));
     assert_eq!(reference::hchacha::<R20>(&v.array("key"), &v.array("input")), v.array::<32>("subkey"));
 }

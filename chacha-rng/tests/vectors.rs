@@ -23,6 +23,7 @@ fn words(rng: &mut impl Rng, n: usize) -> Vec<u32> {
 /// RNG's layout has the 64-bit counter in words 12–13, the stream in 14–15).
 fn zero_nonce_block(name: &str) -> (&'static Vector, [u32; 16]) {
     let v = get(name);
+    assert_eq!(v.number("rounds"), 20, "{name}: ChaChaRng<R20>");
     assert_eq!(v.array::<12>("nonce"), [0; 12], "{name}: the RNG's stream 0 needs a zero nonce");
     (v, v.words("end-state"))
 }
@@ -94,6 +95,7 @@ fn rfc8439_2_3_2_through_stream_and_block_pos() {
     // In the RNG's 64-bit layout the RFC's state words 12, 13 (counter, first nonce word)
     // are the block counter and words 14, 15 (the other nonce words) the stream.
     let v = get("rfc8439-2.3.2");
+    assert_eq!(v.number("rounds"), 20);
     let nonce: [u8; 12] = v.array("nonce");
     let counter = v.number("counter") | u64::from(u32::from_le_bytes(nonce[..4].try_into().unwrap())) << 32;
     let stream = u64::from_le_bytes(nonce[4..].try_into().unwrap());
@@ -109,6 +111,7 @@ fn rfc8439_2_3_2_through_stream_and_block_pos() {
 /// The RNG reads a pyca counter-overflow vector: the zero 64-bit nonce is stream 0.
 fn pyca(name: &str) -> (&'static Vector, [u8; 192]) {
     let v = get(name);
+    assert_eq!(v.number("rounds"), 20, "{name}: ChaChaRng<R20>");
     assert_eq!(v.array::<8>("nonce"), [0; 8], "{name}: stream 0");
     (v, v.array("keystream"))
 }

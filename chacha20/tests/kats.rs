@@ -64,6 +64,7 @@ fn xor_in_pieces<C: StreamCipher>(cipher: &mut C, input: &[u8], piece: usize) ->
 /// position after it, then seeks back and decrypts.
 fn check_chacha20_encryption(name: &str) {
     let v = get(name);
+    assert_eq!(v.number("rounds"), 20, "{}: these types have 20 rounds", v.name);
     let (key, nonce) = (v.array::<32>("key"), v.array::<12>("nonce"));
     let (plaintext, ciphertext) = (v.bytes("plaintext"), v.bytes("ciphertext"));
     assert_eq!(plaintext.len(), ciphertext.len(), "{name}: transcription: lengths differ");
@@ -89,6 +90,7 @@ fn check_chacha20_encryption(name: &str) {
 #[test]
 fn rfc8439_2_4_2_sunscreen() {
     let v = get("rfc8439-2.4.2");
+    assert_eq!(v.number("rounds"), 20, "{}: these types have 20 rounds", v.name);
     let (key, nonce, start) = (v.array::<32>("key"), v.array::<12>("nonce"), v.number("counter") * 64);
     let (plaintext, keystream) = (v.bytes("plaintext"), v.bytes("keystream"));
     assert_eq!(keystream.len(), plaintext.len(), "transcription: lengths differ");
@@ -123,6 +125,7 @@ fn rfc8439_a_2_encryption_vectors_1_to_3() {
 #[test]
 fn xchacha_draft_03_2_2_1_hchacha20() {
     let v = get("xchacha-03-2.2.1");
+    assert_eq!(v.number("rounds"), 20, "{}: these types have 20 rounds", v.name);
     let (key, input, subkey) = (v.array::<32>("key"), v.array::<16>("input"), v.array::<32>("subkey"));
     for backend in backends() {
         assert_eq!(backend.hchacha::<R20>(&key, &input), subkey, "backend {}", backend.name());
@@ -136,6 +139,7 @@ fn xchacha_draft_03_2_2_1_hchacha20() {
 #[test]
 fn xchacha_draft_03_a_3_2_counters_0_and_1() {
     let v = get("xchacha-03-a.3.2");
+    assert_eq!(v.number("rounds"), 20, "{}: these types have 20 rounds", v.name);
     let (key, iv, plaintext) = (v.array::<32>("key"), v.array::<24>("nonce"), v.bytes("plaintext"));
     for counter in [0u64, 1] {
         let (keystream, ciphertext) =
@@ -237,6 +241,7 @@ fn strombergson_tc1_to_tc4_256_chacha20() {
 #[test]
 fn chacha20_legacy_32_bit_counter_carry() {
     let v = get("openssl-legacy-counter-carry");
+    assert_eq!(v.number("rounds"), 20, "{}: these types have 20 rounds", v.name);
     let (key, nonce) = (v.array::<32>("key"), v.array::<8>("nonce"));
     let expected: [u8; 128] = v.array("keystream");
     let start: u64 = v.number("counter") * 64;
