@@ -1,4 +1,4 @@
-//! The workspace's known-answer vectors, read from `vectors.txt` (next to this crate's
+//! The workspace's known-answer vectors (and [`filler`], the deterministic test data), read from `vectors.txt` (next to this crate's
 //! `Cargo.toml`; its header describes the format), each once with its source.
 //!
 //! Every crate's tests and the fuzz seed corpus generator get their vectors here, so a
@@ -85,6 +85,20 @@ pub fn all() -> &'static [Vector] {
 /// The vector called `name`; panics if there is none.
 pub fn get(name: &str) -> &'static Vector {
     all().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("vectors.txt has no vector {name:?}"))
+}
+
+/// Deterministic filler bytes (xorshift) for test and fuzz inputs, so data differs from
+/// byte to byte, block to block and seed to seed.
+pub fn filler(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
 }
 
 /// Decodes hex, ignoring whitespace and `:` separators.
