@@ -225,20 +225,36 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
         if blocks <= self.state.blocks_left() { Ok(()) } else { Err(StreamCipherError) }
     }
 
-    /// Like `apply_keystream_inout`, but panics instead of returning an error at the end of
-    /// the stream: this crate never produces keystream past the end, checked or not.
+    /// Like `apply_keystream_inout`: this crate never produces keystream past the end,
+    /// checked or not. A request that does not fit panics before anything is written (the
+    /// `try_` methods return the error instead).
     #[inline]
     fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        // `try_apply_keystream_inout` has checked already; here `State`'s own check
-        // (which panics in `apply`) is what stops keystream reuse.
+        assert!(self.check_remaining(buf.len()).is_ok(), "end of keystream reached");
         self.apply(buf);
     }
 
-    /// Like `write_keystream`, but panics instead of returning an error at the end of the
-    /// stream.
+    /// Like `write_keystream`: panics before writing if the request does not fit.
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+        assert!(self.check_remaining(buf.len()).is_ok(), "end of keystream reached");
         buf.fill(0);
-        self.unchecked_apply_keystream(buf);
+        self.apply(buf.into());
+    }
+
+    /// One check, then the XOR (the provided method would check again in
+    /// `unchecked_apply_keystream_inout`).
+    #[inline]
+    fn try_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), StreamCipherError> {
+        self.check_remaining(buf.len())?;
+        self.apply(buf);
+        Ok(())
+    }
+
+    fn try_write_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.check_remaining(buf.len())?;
+        buf.fill(0);
+        self.apply(buf.into());
+        Ok(())
     }
 }
 
