@@ -4,7 +4,8 @@
 #   fuzz/run.sh SECONDS [TARGET...]      (default: every target: backends cipher_api rng)
 #
 # Installs cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
-# optimised with debug assertions), then runs each for SECONDS on a scratch copy of
+# optimised, with debug assertions and so overflow checks: an arithmetic overflow on a
+# hostile position is a crash), then runs each for SECONDS on a scratch copy of
 # corpus/<target>/ (so runs never grow the committed corpus) and prints, per target, the
 # executions from libFuzzer's final "Done N runs in S second(s)" line and the wall time.
 # Exits non-zero on the first crash, leak or timeout (the input is in
@@ -36,7 +37,7 @@ fi
 start=$SECONDS
 for target in "${targets[@]}"; do
   [ -d "corpus/$target" ] || { echo "no target $target (no corpus/$target)" >&2; exit 2; }
-  cargo "+$toolchain" fuzz build -O "$target"
+  cargo "+$toolchain" fuzz build -O -a "$target"
 done
 echo "built ${targets[*]} in $((SECONDS - start)) s"
 
@@ -51,11 +52,11 @@ for target in "${targets[@]}"; do
   echo "::: fuzzing $target for $seconds s"
   # -timeout: an input running 10 s is a hang, and fails like a crash. -max_len: room for
   # long operation sequences (the seeds are shorter).
-  if ! cargo "+$toolchain" fuzz run -O "$target" "$scratch/$target" -- \
+  if ! cargo "+$toolchain" fuzz run -O -a "$target" "$scratch/$target" -- \
       -max_total_time="$seconds" -timeout=10 -max_len=4096 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     echo "FUZZ FAILURE in $target after $((SECONDS - start)) s; full log: $log" >&2
-    echo "replay: (cd fuzz && cargo +$toolchain fuzz run -O $target artifacts/$target/<file>)" >&2
+    echo "replay: (cd fuzz && cargo +$toolchain fuzz run -O -a $target artifacts/$target/<file>)" >&2
     exit 1
   fi
   took=$((SECONDS - start))
