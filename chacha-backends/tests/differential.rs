@@ -20,20 +20,8 @@ use chacha_core::Kernel;
 use chacha_core::{
     Block, EndOfStream, Ietf, Legacy, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf, reference,
 };
+use chacha_testdata::filler as bytes;
 use proptest::prelude::*;
-
-/// Deterministic filler bytes (xorshift), so inputs differ from block to block.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 fn state_at<V: Variant>(key: &[u8; 32], nonce: &[u8], counter: u64) -> State<V> {
     let mut n = V::Nonce::default();

@@ -192,15 +192,9 @@ mod tests {
 
     #[test]
     fn rfc8439_2_3_2_state_layout() {
-        // RFC 8439 §2.3.2: key 00..1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, counter 1.
-        let key: [u8; 32] = core::array::from_fn(|i| i as u8);
-        let nonce = [0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0];
-        let state = State::<Ietf>::new(&key, &nonce);
-        let expected = [
-            0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c,
-            0x13121110, 0x17161514, 0x1b1a1918, 0x1f1e1d1c, 0x00000001, 0x09000000, 0x4a000000, 0x00000000,
-        ];
-        assert_eq!(state.words_at(1), expected);
+        let v = chacha_testdata::get("rfc8439-2.3.2");
+        let state = State::<Ietf>::new(&v.array("key"), &v.array("nonce"));
+        assert_eq!(state.words_at(v.number("counter")), v.words("setup"));
     }
 
     #[test]

@@ -1,23 +1,15 @@
 //! Known answers and the inherent API's edges, on every available backend.
 //!
-//! Sources: draft-nir-cfrg-chacha20-poly1305-04 §A.1 (test vectors 1–4, the ChaCha20 block
-//! function with a zero nonce: the same words as RFC 8439 §A.1 for these counters) and the
-//! pyca/cryptography `vectors/cryptography_vectors/ciphers/ChaCha20/counter-overflow.txt`
-//! vectors 8 and 9, as the published `chacha20` crate's RNG tests use them; the golden
-//! serialized state is that crate's, the JSON is `rand_chacha` 0.10's format-stability
-//! string.
+//! The vectors come from `testdata/vectors.txt` (through `chacha-testdata`; each names its
+//! source): RFC 8439 §2.3.2 and §A.1 #1–#4 (the ChaCha20 block function; §A.1 #1–#4 are
+//! also draft-nir-cfrg-chacha20-poly1305-04 §A.1 test vectors 1–4, which the published
+//! `chacha20` crate's RNG tests use), the pyca/cryptography counter-overflow vectors 8 and
+//! 9, and the published crate's golden serialized state. The JSON is `rand_chacha` 0.10's
+//! format-stability string.
 
 use chacha_rng::rand_core::{CryptoRng, Rng, SeedableRng};
 use chacha_rng::{Backend, ChaCha8Rng, ChaCha12Rng, ChaCha20Rng, ChaChaRng, R20};
-
-fn unhex(s: &str) -> Vec<u8> {
-    let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
-    digits.chunks(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap()).collect()
-}
-
-fn seed(hex: &str) -> [u8; 32] {
-    unhex(hex).try_into().unwrap()
-}
+use chacha_testdata::{Vector, get};
 
 fn every_backend(seed: [u8; 32]) -> impl Iterator<Item = ChaChaRng<R20>> {
     Backend::available().map(move |b| ChaChaRng::<R20>::with_backend(seed, b))
@@ -27,39 +19,44 @@ fn words(rng: &mut impl Rng, n: usize) -> Vec<u32> {
     (0..n).map(|_| rng.next_u32()).collect()
 }
 
+/// An RFC 8439 vector with a zero nonce is block `counter` of the RNG's stream 0 (the
+/// RNG's layout has the 64-bit counter in words 12–13, the stream in 14–15).
+fn zero_nonce_block(name: &str) -> (&'static Vector, [u32; 16]) {
+    let v = get(name);
+    assert_eq!(v.number("rounds"), 20, "{name}: ChaChaRng<R20>");
+    assert_eq!(v.array::<12>("nonce"), [0; 12], "{name}: the RNG's stream 0 needs a zero nonce");
+    (v, v.words("end-state"))
+}
+
 #[test]
-fn draft_nir_vectors_1_and_2_zero_key_blocks_0_and_1() {
-    let expected = [
-        0xade0b876, 0x903df1a0, 0xe56a5d40, 0x28bd8653, 0xb819d2bd, 0x1aed8da0, 0xccef36a8, 0xc70d778b,
-        0x7c5941da, 0x8d485751, 0x3fe02477, 0x374ad8b8, 0xf4b8436a, 0x1ca11815, 0x69b687c3, 0x8665eeb2,
-        0xbee7079f, 0x7a385155, 0x7c97ba98, 0x0d082d73, 0xa0290fcb, 0x6965e348, 0x3e53c612, 0xed7aee32,
-        0x7621b729, 0x434ee69c, 0xb03371d5, 0xd539d874, 0x281fed31, 0x45fb0a51, 0x1f0ae1ac, 0x6f4d794b,
-    ];
-    for mut rng in every_backend([0; 32]) {
+fn rfc8439_a_1_vectors_1_and_2_zero_key_blocks_0_and_1() {
+    let (v1, first) = zero_nonce_block("rfc8439-a.1-1");
+    let (v2, second) = zero_nonce_block("rfc8439-a.1-2");
+    assert_eq!((v1.number("counter"), v2.number("counter")), (0, 1));
+    assert_eq!(v1.array::<32>("key"), v2.array::<32>("key"));
+    let expected = [first, second].concat();
+    for mut rng in every_backend(v1.array("key")) {
         assert_eq!(words(&mut rng, 32), expected, "{rng:?}");
     }
 }
 
 #[test]
-fn draft_nir_vector_3_key_ends_in_1_block_1() {
-    let expected = [
-        0x2452eb3a, 0x9249f8ec, 0x8d829d9b, 0xddd4ceb1, 0xe8252083, 0x60818b01, 0xf38422b8, 0x5aaa49c9,
-        0xbb00ca8e, 0xda3ba7b4, 0xc4b592d1, 0xfdf2732f, 0x4436274e, 0x2561b3c8, 0xebdd4aa6, 0xa0136c00,
-    ];
-    for mut rng in every_backend(seed("0000000000000000000000000000000000000000000000000000000000000001")) {
-        words(&mut rng, 16);
+fn rfc8439_a_1_vector_3_key_ends_in_1_block_1() {
+    let (v, expected) = zero_nonce_block("rfc8439-a.1-3");
+    let skip = 16 * v.number("counter") as usize;
+    for mut rng in every_backend(v.array("key")) {
+        words(&mut rng, skip);
         assert_eq!(words(&mut rng, 16), expected, "{rng:?}");
     }
 }
 
 #[test]
-fn draft_nir_vector_4_block_2_by_every_way_of_getting_there() {
-    let key = seed("00ff000000000000000000000000000000000000000000000000000000000000");
-    let expected = [
-        0xfb4dd572, 0x4bc42ef1, 0xdf922636, 0x327f1394, 0xa78dea8f, 0x5e269039, 0xa1bebbc1, 0xcaf09aae,
-        0xa25ab213, 0x48a6b46c, 0x1b9d9bcb, 0x092c5be6, 0x546ca624, 0x1bec45d5, 0x87f47473, 0x96f0992e,
-    ];
-    let bytes: Vec<u8> = expected.iter().flat_map(|w: &u32| w.to_le_bytes()).collect();
+fn rfc8439_a_1_vector_4_block_2_by_every_way_of_getting_there() {
+    let (v, expected) = zero_nonce_block("rfc8439-a.1-4");
+    let key = v.array("key");
+    let block = v.number("counter");
+    assert_eq!(block, 2);
+    let bytes = v.bytes("keystream");
     for backend in Backend::available() {
         let make = || ChaChaRng::<R20>::with_backend(key, backend);
         let mut skip = make();
@@ -70,7 +67,7 @@ fn draft_nir_vector_4_block_2_by_every_way_of_getting_there() {
         assert_eq!(words(&mut by_word, 16), expected);
         assert_eq!(by_word.get_word_pos(), 48);
         let mut by_block = make();
-        by_block.set_block_pos(2);
+        by_block.set_block_pos(block);
         let mut got = [0u8; 64];
         by_block.fill_bytes(&mut got);
         assert_eq!(got[..], bytes[..]);
@@ -95,59 +92,52 @@ fn draft_nir_vector_4_block_2_by_every_way_of_getting_there() {
 
 #[test]
 fn rfc8439_2_3_2_through_stream_and_block_pos() {
-    // RFC 8439 §2.3.2: counter 1, nonce 00:00:00:09:00:00:00:4a:00:00:00:00. In the 64-bit
-    // layout that is block counter 0x0900_0000_0000_0001 (words 12, 13) with stream
-    // 0x4a00_0000 (words 14, 15).
-    let key: [u8; 32] = core::array::from_fn(|i| i as u8);
-    let expected = [
-        0xe4e7f110, 0x15593bd1, 0x1fdd0f50, 0xc47120a3, 0xc7f4d1c7, 0x0368c033, 0x9aaa2204, 0x4e6cd4c3,
-        0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9, 0xd19c12b5, 0xb94e16de, 0xe883d0cb, 0x4e3c50a2,
-    ];
-    for mut rng in every_backend(key) {
-        rng.set_stream(0x4a00_0000);
-        rng.set_block_pos(0x0900_0000_0000_0001);
-        assert_eq!(words(&mut rng, 16), expected, "{rng:?}");
-        assert_eq!(rng.get_stream(), 0x4a00_0000);
+    // In the RNG's 64-bit layout the RFC's state words 12, 13 (counter, first nonce word)
+    // are the block counter and words 14, 15 (the other nonce words) the stream.
+    let v = get("rfc8439-2.3.2");
+    assert_eq!(v.number("rounds"), 20);
+    let nonce: [u8; 12] = v.array("nonce");
+    let counter = v.number("counter") | u64::from(u32::from_le_bytes(nonce[..4].try_into().unwrap())) << 32;
+    let stream = u64::from_le_bytes(nonce[4..].try_into().unwrap());
+    assert_eq!((counter, stream), (0x0900_0000_0000_0001, 0x4a00_0000));
+    for mut rng in every_backend(v.array("key")) {
+        rng.set_stream(stream);
+        rng.set_block_pos(counter);
+        assert_eq!(words(&mut rng, 16), v.words("end-state"), "{rng:?}");
+        assert_eq!(rng.get_stream(), stream);
     }
+}
+
+/// The RNG reads a pyca counter-overflow vector: the zero 64-bit nonce is stream 0.
+fn pyca(name: &str) -> (&'static Vector, [u8; 192]) {
+    let v = get(name);
+    assert_eq!(v.number("rounds"), 20, "{name}: ChaChaRng<R20>");
+    assert_eq!(v.array::<8>("nonce"), [0; 8], "{name}: stream 0");
+    (v, v.array("keystream"))
 }
 
 #[test]
 fn pyca_counter_overflow_vector_9_wraps_after_block_2_pow_64_minus_1() {
-    let expected = unhex(
-        "d7918cd8620cf832532652c04c01a553092cfb32e7b3f2f5467ae9674a2e9eec17368e
-         c8027a357c0c51e6ea747121fec45284be0f099d2b3328845607b1768976b8e0ada0f1
-         3d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7da41597c5157488d77
-         24e03fb8d84a376a43b8f41518a11cc387b669b2ee65869f07e7be5551387a98ba977c
-         732d080dcb0f29a048e3656912c6533e32ee7aed29b721769ce64e43d57133b074d839
-         d531ed1f28510afb45ace10a1f4b794d6f",
-    );
-    for mut rng in every_backend([0; 32]) {
-        rng.set_block_pos(u64::MAX);
+    let (v, expected) = pyca("pyca-counter-overflow-9");
+    assert_eq!(v.number("counter"), u64::MAX);
+    for mut rng in every_backend(v.array("key")) {
+        rng.set_block_pos(v.number("counter"));
         let mut out = [0u8; 192];
         rng.fill_bytes(&mut out);
-        assert_eq!(out[..], expected[..], "{rng:?}");
+        assert_eq!(out, expected, "{rng:?}");
         assert_eq!((rng.get_block_pos(), rng.get_word_pos()), (2, 32), "no panic, positions wrapped");
     }
 }
 
 #[test]
 fn pyca_counter_overflow_vector_8_carries_past_2_pow_32() {
-    let before = unhex(
-        "ace4cd09e294d1912d4ad205d06f95d9c2f2bfcf453e8753f128765b62215f4d92c74f
-         2f626c6a640c0b1284d839ec81f1696281dafc3e684593937023b58b1d",
-    );
-    let after = unhex(
-        "3db41d3aa0d329285de6f225e6e24bd59c9a17006943d5c9b680e3873bdc683a581946
-         9899989690c281cd17c96159af0682b5b903468a61f50228cf09622b5a
-         46f0f6efee15c8f1b198cb49d92b990867905159440cc723916dc0012826981039ce17
-         66aa2542b05db3bd809ab142489d5dbfe1273e7399637b4b3213768aaa",
-    );
-    for mut rng in every_backend([0; 32]) {
-        rng.set_block_pos(u64::from(u32::MAX));
+    let (v, expected) = pyca("pyca-counter-overflow-8");
+    assert_eq!(v.number("counter"), u64::from(u32::MAX));
+    for mut rng in every_backend(v.array("key")) {
+        rng.set_block_pos(v.number("counter"));
         let mut out = [0u8; 192];
         rng.fill_bytes(&mut out);
-        assert_eq!(out[..64], before[..], "{rng:?}");
-        assert_eq!(out[64..], after[..], "{rng:?}");
+        assert_eq!(out, expected, "{rng:?}");
         assert_eq!(rng.get_block_pos(), (1 << 32) + 2);
     }
 }
@@ -171,20 +161,16 @@ fn word_positions_wrap_at_2_pow_68_without_panicking() {
 
 #[test]
 fn serialized_state_golden_bytes_and_round_trips() {
-    let key = seed("0102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F20");
-    let golden: [u8; 49] = unhex(
-        "0102030405060708090A0B0C0D0E0F10 1112131415161718191A1B1C1D1E1F20
-         F7F6F5F4F3F2F1F0 640000000000000000",
-    )
-    .try_into()
-    .unwrap();
+    let v = get("published-rng-serialized-state");
+    let (key, stream, drawn) = (v.array("key"), v.number("stream"), v.number("word-pos") as usize);
+    let golden: [u8; 49] = v.array("serialized");
     let mut a = ChaCha8Rng::from_seed(key);
-    a.set_stream(0xF0F1_F2F3_F4F5_F6F7);
-    words(&mut a, 100);
+    a.set_stream(stream);
+    words(&mut a, drawn);
     assert_eq!(a.serialize_state(), golden);
     let mut b = ChaCha12Rng::from_seed(key);
-    b.set_stream(0xF0F1_F2F3_F4F5_F6F7);
-    words(&mut b, 100);
+    b.set_stream(stream);
+    words(&mut b, drawn);
     assert_eq!(b.serialize_state(), golden);
     for skip in [0, 1, 15, 16, 17, 255, 256, 257, 1000] {
         let mut x = ChaCha20Rng::from_seed(key);

@@ -225,32 +225,47 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
         if blocks <= self.state.blocks_left() { Ok(()) } else { Err(StreamCipherError) }
     }
 
-    /// Like `apply_keystream_inout`, but panics instead of returning an error at the end of
-    /// the stream: this crate never produces keystream past the end, checked or not.
+    /// Like `apply_keystream_inout`: this crate never produces keystream past the end,
+    /// checked or not. A request that does not fit panics before anything is written (the
+    /// `try_` methods return the error instead).
     #[inline]
     fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        // `try_apply_keystream_inout` has checked already; here `State`'s own check
-        // (which panics in `apply`) is what stops keystream reuse.
+        assert!(self.check_remaining(buf.len()).is_ok(), "end of keystream reached");
         self.apply(buf);
     }
 
-    /// Like `write_keystream`, but panics instead of returning an error at the end of the
-    /// stream.
+    /// Like `write_keystream`: panics before writing if the request does not fit.
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
+        assert!(self.check_remaining(buf.len()).is_ok(), "end of keystream reached");
         buf.fill(0);
-        self.unchecked_apply_keystream(buf);
+        self.apply(buf.into());
+    }
+
+    /// One check, then the XOR (the provided method would check again in
+    /// `unchecked_apply_keystream_inout`).
+    #[inline]
+    fn try_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), StreamCipherError> {
+        self.check_remaining(buf.len())?;
+        self.apply(buf);
+        Ok(())
+    }
+
+    fn try_write_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.check_remaining(buf.len())?;
+        buf.fill(0);
+        self.apply(buf.into());
+        Ok(())
     }
 }
 
 impl<R: Rounds, V: Variant, K: Kernel> StreamCipherSeek for ChaCha<R, V, K> {
     fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
-        let pos = self.position();
-        // `SeekNum` builds a position as `block * 64 - (64 - byte)` with `byte` in 1..=64.
-        let (block, byte) = match (pos / 64, (pos % 64) as u8) {
-            (block, 0) => (block, 64),
-            (block, byte) => (block + 1, byte),
-        };
-        T::from_block_byte(block, byte, 64)
+        // `SeekNum` builds a position as `block * bs - (bs - byte)` with `byte` in 1..=bs.
+        // With 64-byte blocks, a position in the last 63 bytes below `T::MAX + 1` (say
+        // `u64::MAX`) would need `block * 64 > T::MAX` on the way and err although it fits
+        // (the fuzzer found `try_current_pos::<u64>` refusing byte 2^64 - 1). One-byte
+        // "blocks" give the position itself: `pos * 1 - 0`.
+        T::from_block_byte(self.position(), 1, 1)
     }
 
     fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {

@@ -99,6 +99,15 @@ impl<R: Rounds, K: Kernel> StreamCipher for XChaCha<R, K> {
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
         self.0.unchecked_write_keystream(buf);
     }
+
+    #[inline]
+    fn try_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), StreamCipherError> {
+        self.0.try_apply_keystream_inout(buf)
+    }
+
+    fn try_write_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.0.try_write_keystream(buf)
+    }
 }
 
 impl<R: Rounds, K: Kernel> StreamCipherSeek for XChaCha<R, K> {

@@ -208,3 +208,28 @@ fn positions_that_do_not_fit_the_asked_type_are_errors() {
     assert_eq!(c.current_pos::<u128>(), u128::from(u64::MAX) * 64);
     assert!(c.try_current_pos::<u32>().is_err());
 }
+
+/// Regression (found by the `cipher_api` fuzz target): `SeekNum::from_block_byte` computes
+/// `block * 64 - (64 - byte)`, so positions in the last 63 bytes below 2^32 (for `u32`) or
+/// 2^64 (for `u64`) overflowed on the way and `try_current_pos` refused them although they
+/// fit.
+#[test]
+fn every_position_that_fits_the_asked_type_is_reported() {
+    let mut c = ChaCha20::new(&KEY.into(), &[0; 12].into());
+    for pos in [u64::from(u32::MAX) - 62, u64::from(u32::MAX) - 1, u64::from(u32::MAX)] {
+        c.seek(pos);
+        assert_eq!(c.try_current_pos::<u32>().ok(), Some(pos as u32), "{pos}");
+        assert_eq!(c.current_pos::<u64>(), pos);
+    }
+    c.seek(1u64 << 32);
+    assert!(c.try_current_pos::<u32>().is_err());
+    let mut x = XChaCha20::new(&KEY.into(), &[0; 24].into());
+    for pos in [u64::MAX - 62, u64::MAX - 1, u64::MAX] {
+        x.seek(pos);
+        assert_eq!(x.try_current_pos::<u64>().ok(), Some(pos), "{pos}");
+        assert_eq!(x.current_pos::<u128>(), u128::from(pos));
+    }
+    x.seek(1u128 << 64);
+    assert!(x.try_current_pos::<u64>().is_err());
+    assert_eq!(x.current_pos::<u128>(), 1 << 64);
+}

@@ -236,23 +236,3 @@ fn new_uses_the_detected_backend_and_debug_hides_the_key() {
     let text = format!("{x:?}");
     assert!(text.starts_with("XChaCha") && !text.contains("171"), "{text}");
 }
-
-#[test]
-fn new_from_slices_rejects_wrong_lengths() {
-    use chacha20::cipher::InvalidLength;
-    assert_eq!(ChaCha20::new_from_slices(&[0; 31], &[0; 12]).unwrap_err(), InvalidLength);
-    assert_eq!(ChaCha20::new_from_slices(&[0; 32], &[0; 8]).unwrap_err(), InvalidLength);
-    assert_eq!(ChaCha20Legacy::new_from_slices(&[0; 32], &[0; 12]).unwrap_err(), InvalidLength);
-    assert_eq!(XChaCha20::new_from_slices(&[0; 32], &[0; 12]).unwrap_err(), InvalidLength);
-    assert!(ChaCha20::new_from_slices(&[0; 32], &[0; 12]).is_ok());
-    assert!(ChaCha20Legacy::new_from_slices(&[0; 32], &[0; 8]).is_ok());
-    assert!(XChaCha20::new_from_slices(&[0; 32], &[0; 24]).is_ok());
-}
-
-#[test]
-fn buffer_to_buffer_length_mismatch_is_an_error_and_touches_nothing() {
-    let mut c = ChaCha20::new(&[1; 32].into(), &[2; 12].into());
-    let mut out = [7u8; 10];
-    assert!(c.try_apply_keystream_b2b(&[0; 11], &mut out).is_err());
-    assert_eq!((out, c.current_pos::<u64>()), ([7; 10], 0));
-}

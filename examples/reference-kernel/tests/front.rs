@@ -3,28 +3,21 @@
 //! nothing reused), enforced by `chacha-core` for a kernel that knows nothing of it.
 
 use chacha_reference_kernel::Reference;
+use chacha_testdata::get;
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use chacha20::{ChaCha, Ietf, Legacy, R20, XChaCha};
 
-fn unhex(s: &str) -> Vec<u8> {
-    let digits: Vec<u8> = s.bytes().filter(u8::is_ascii_hexdigit).collect();
-    digits.chunks(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap()).collect()
-}
-
 type Rfc = ChaCha<R20, Ietf, Reference>;
 
-/// RFC 8439 §2.4.2: the "sunscreen" encryption, key 00..1f, nonce 00..4a..00, counter 1.
+/// RFC 8439 §2.4.2 (vector `rfc8439-2.4.2` of testdata/vectors.txt): the "sunscreen"
+/// encryption.
 #[test]
 fn rfc8439_2_4_2_through_every_call_shape() {
-    let key: [u8; 32] = core::array::from_fn(|i| i as u8);
-    let nonce = [0, 0, 0, 0, 0, 0, 0, 0x4a, 0, 0, 0, 0];
-    let plaintext = b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.";
-    let ciphertext = unhex(
-        "6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b
-         f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8
-         07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736
-         5af90bbf74a35be6b40b8eedf2785e42874d",
-    );
+    let v = get("rfc8439-2.4.2");
+    let (key, nonce): ([u8; 32], [u8; 12]) = (v.array("key"), v.array("nonce"));
+    let plaintext: &[u8; 114] = &v.array("plaintext");
+    let ciphertext = v.bytes("ciphertext");
+    assert_eq!(v.number("counter"), 1, "the seeks below are to byte 64");
     // One call, in place.
     let mut c = Rfc::new(&key.into(), &nonce.into());
     c.seek(64u32);
@@ -51,17 +44,15 @@ fn rfc8439_2_4_2_through_every_call_shape() {
     }
 }
 
-/// RFC 8439 A.1 test vector #1: all-zero key and nonce, block 0.
+/// RFC 8439 A.1 test vector #1 (vector `rfc8439-a.1-1`): all-zero key and nonce, block 0.
 #[test]
 fn rfc8439_a_1_vector_1_keystream() {
-    let mut c = Rfc::new(&[0; 32].into(), &[0; 12].into());
+    let v = get("rfc8439-a.1-1");
+    assert_eq!(v.number("counter"), 0);
+    let mut c = Rfc::new(&v.array::<32>("key").into(), &v.array::<12>("nonce").into());
     let mut ks = [0u8; 64];
     c.write_keystream(&mut ks);
-    let want = unhex(
-        "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7
-         da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586",
-    );
-    assert_eq!(ks[..], want[..]);
+    assert_eq!(ks, v.array::<64>("keystream"));
 }
 
 #[test]

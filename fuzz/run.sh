@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets for a while each, from the committed seed corpus.
+#
+#   fuzz/run.sh SECONDS [TARGET...]      (default: every target: backends cipher_api rng)
+#
+# Installs cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
+# optimised, with debug assertions and so overflow checks: an arithmetic overflow on a
+# hostile position is a crash), then runs each for SECONDS on a scratch copy of
+# corpus/<target>/ (so runs never grow the committed corpus) and prints, per target, the
+# executions from libFuzzer's final "Done N runs in S second(s)" line and the wall time.
+# Exits non-zero on the first crash, leak or timeout (the input is in
+# fuzz/artifacts/<target>/; the command to replay it is printed).
+#
+# Environment: FUZZ_TOOLCHAIN (default nightly), FUZZ_SCRATCH (scratch directory, default a
+# new temporary one), FUZZ_ARGS (more libFuzzer flags, e.g. "-jobs=1" or "-seed=1").
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
+  echo "usage: $0 SECONDS [TARGET...]" >&2
+  exit 2
+fi
+seconds=$1
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(backends cipher_api rng)
+toolchain=${FUZZ_TOOLCHAIN:-nightly}
+read -r -a extra <<<"${FUZZ_ARGS:-}"
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz"
+  start=$SECONDS
+  cargo install cargo-fuzz --version 0.13.2 --locked
+  echo "cargo-fuzz installed in $((SECONDS - start)) s"
+fi
+
+start=$SECONDS
+for target in "${targets[@]}"; do
+  [ -d "corpus/$target" ] || { echo "no target $target (no corpus/$target)" >&2; exit 2; }
+  cargo "+$toolchain" fuzz build -O -a "$target"
+done
+echo "built ${targets[*]} in $((SECONDS - start)) s"
+
+scratch=${FUZZ_SCRATCH:-$(mktemp -d)}
+summary=()
+for target in "${targets[@]}"; do
+  rm -rf "${scratch:?}/$target"
+  mkdir -p "$scratch/$target"
+  cp -r "corpus/$target/." "$scratch/$target/"
+  log="$scratch/$target.log"
+  start=$SECONDS
+  echo "::: fuzzing $target for $seconds s"
+  # -timeout: an input running 10 s is a hang, and fails like a crash. -max_len: room for
+  # long operation sequences (the seeds are shorter).
+  if ! cargo "+$toolchain" fuzz run -O -a "$target" "$scratch/$target" -- \
+      -max_total_time="$seconds" -timeout=10 -max_len=4096 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    echo "FUZZ FAILURE in $target after $((SECONDS - start)) s; full log: $log" >&2
+    echo "replay: (cd fuzz && cargo +$toolchain fuzz run -O -a $target artifacts/$target/<file>)" >&2
+    exit 1
+  fi
+  took=$((SECONDS - start))
+  # libFuzzer's last line: "Done 5813 runs in 16 second(s)".
+  runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -n 1 | grep -Eo '[0-9]+' || true)
+  [ -n "$runs" ] || { tail -n 30 "$log" >&2; echo "no final stats line from $target" >&2; exit 1; }
+  corpus=$(find "$scratch/$target" -type f | wc -l)
+  summary+=("$(printf '%-12s %12s executions %8s exec/s  %5d s  corpus %d files' \
+    "$target" "$runs" "$((runs / (seconds > 0 ? seconds : 1)))" "$took" "$corpus")")
+done
+
+echo "::: fuzz summary ($seconds s per target)"
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,268 @@
+//! Writes the committed seed corpus, `corpus/<target>/`, from `testdata/vectors.txt` and the
+//! boundary cases below: `cargo run --bin seed-corpus` in `fuzz/` (stable is enough).
+//!
+//! Each seed is a case encoded with its `encode` (the layout the target reads back with
+//! `arbitrary`), checked to decode to the same case, and named for what it is. The corpus
+//! directories are rewritten whole, so a seed dropped here disappears there too.
+
+use std::{fs, path::Path};
+
+use arbitrary::{Arbitrary, Unstructured};
+use chacha_fuzz::{backends, cipher_api, rng};
+
+/// The request lengths every boundary seed is tried with: around one block, four blocks
+/// (the batch), eight and sixteen (the widest kernels).
+const LENGTHS: [usize; 14] = [0, 1, 63, 64, 65, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025];
+
+struct Corpus {
+    target: &'static str,
+    seeds: Vec<(String, Vec<u8>)>,
+}
+
+impl Corpus {
+    fn add<T: for<'a> Arbitrary<'a> + PartialEq + std::fmt::Debug>(
+        &mut self,
+        name: String,
+        case: &T,
+        bytes: Vec<u8>,
+    ) {
+        let decoded = T::arbitrary(&mut Unstructured::new(&bytes)).expect("decodes");
+        assert_eq!(&decoded, case, "{}/{name}: encode and the target's decoding disagree", self.target);
+        assert!(!self.seeds.iter().any(|(n, _)| *n == name), "{}/{name} twice", self.target);
+        self.seeds.push((name, bytes));
+    }
+
+    fn write(self, root: &Path) {
+        let dir = root.join(self.target);
+        if dir.exists() {
+            fs::remove_dir_all(&dir).expect("remove the old corpus");
+        }
+        fs::create_dir_all(&dir).expect("create the corpus directory");
+        for (name, bytes) in &self.seeds {
+            fs::write(dir.join(name), bytes).expect("write a seed");
+        }
+        println!("{}: {} seeds", self.target, self.seeds.len());
+    }
+}
+
+/// A vector's length in bytes: its keystream, plaintext or (XChaCha) first keystream.
+fn vector_len(v: &chacha_testdata::Vector) -> Option<usize> {
+    ["keystream", "plaintext", "keystream-0"]
+        .into_iter()
+        .find(|f| v.get(f).is_some())
+        .map(|f| v.bytes(f).len())
+}
+
+fn backends_corpus() -> Corpus {
+    use backends::{Case, Counter, Op};
+    let mut corpus = Corpus { target: "backends", seeds: Vec::new() };
+    let ops = [Op::XorInPlace, Op::XorB2b, Op::Fill];
+    for (i, v) in chacha_testdata::all().iter().enumerate() {
+        let (Some(_), Some(nonce), Some(len)) = (v.get("key"), v.get("nonce"), vector_len(v)) else {
+            continue;
+        };
+        let nonce = chacha_testdata::hex(nonce).expect("hex");
+        if nonce.len() == 24 {
+            continue; // XChaCha: the cipher_api target's
+        }
+        let mut padded = [0u8; 12];
+        padded[..nonce.len()].copy_from_slice(&nonce);
+        let case = Case {
+            key: v.array("key"),
+            nonce: padded,
+            rounds: v.number("rounds") as u32,
+            legacy: nonce.len() == 8,
+            counter: Counter::Raw(v.number("counter")),
+            len,
+            op: ops[i % 3],
+            align: i % 64,
+            hinput: v.array::<32>("key")[..16].try_into().expect("16"),
+        };
+        corpus.add(format!("vector-{}", v.name), &case, case.encode());
+    }
+    let key = chacha_testdata::get("rfc8439-2.3.2").array("key");
+    let counters = [
+        (false, "ietf-counter-0", Counter::Raw(0)),
+        (false, "ietf-counter-2^32-1", Counter::FromEnd(0)),
+        (false, "ietf-counter-2^32-2", Counter::FromEnd(1)),
+        (true, "legacy-counter-0", Counter::Raw(0)),
+        (true, "legacy-counter-2^32-1", Counter::Around32(127)),
+        (true, "legacy-counter-2^64-1", Counter::FromEnd(0)),
+        (true, "legacy-counter-2^64-2", Counter::FromEnd(1)),
+    ];
+    for (c, (legacy, name, counter)) in counters.into_iter().enumerate() {
+        for (l, len) in LENGTHS.into_iter().enumerate() {
+            let case = Case {
+                key,
+                nonce: [0xfe; 12],
+                rounds: [20, 12, 8][(c + l) % 3],
+                legacy,
+                counter,
+                len,
+                op: ops[(c + l) % 3],
+                align: (c * 7 + l) % 64,
+                hinput: [0x5a; 16],
+            };
+            corpus.add(format!("{name}-len-{len}"), &case, case.encode());
+        }
+    }
+    corpus
+}
+
+fn cipher_api_corpus() -> Corpus {
+    use cipher_api::{Case, Kind, Op, Pos};
+    let mut corpus = Corpus { target: "cipher_api", seeds: Vec::new() };
+    for v in chacha_testdata::all() {
+        let (Some(_), Some(nonce), Some(len)) = (v.get("key"), v.get("nonce"), vector_len(v)) else {
+            continue;
+        };
+        let nonce = chacha_testdata::hex(nonce).expect("hex");
+        let kind = match (nonce.len(), v.number("rounds")) {
+            (12, 20) => Kind::ChaCha20,
+            (12, 12) => Kind::ChaCha12,
+            (12, _) => Kind::ChaCha8,
+            (8, 20) => Kind::ChaCha20Legacy,
+            (8, 12) => Kind::ChaCha12Legacy,
+            (24, 20) => Kind::XChaCha20,
+            _ => continue, // 8-round legacy vectors: ChaCha8Legacy is not a target kind
+        };
+        let mut padded = [0u8; 24];
+        padded[..nonce.len()].copy_from_slice(&nonce);
+        let counter = v.get("counter").map_or(0, |_| v.number("counter"));
+        // pyca vector 9 starts in the last block of the 64-bit counter: from the end.
+        let start = counter.checked_mul(64).map_or(Pos::BeforeEnd(64), Pos::Start);
+        let case = Case {
+            kind,
+            key: v.array("key"),
+            nonce: padded,
+            ops: vec![
+                Op::Seek(start),
+                Op::Apply(len),
+                Op::Seek(start),
+                Op::Write(len / 3),
+                Op::ApplyB2b(len - len / 3),
+            ],
+        };
+        corpus.add(format!("vector-{}", v.name), &case, case.encode());
+    }
+    let kinds = [
+        ("chacha20", Kind::ChaCha20),
+        ("chacha12", Kind::ChaCha12),
+        ("chacha8", Kind::ChaCha8),
+        ("chacha20legacy", Kind::ChaCha20Legacy),
+        ("chacha12legacy", Kind::ChaCha12Legacy),
+        ("xchacha20", Kind::XChaCha20),
+        ("xchacha8", Kind::XChaCha8),
+    ];
+    for (k, (name, kind)) in kinds.into_iter().enumerate() {
+        let (key, nonce) = ([k as u8; 32], [0xa0 + k as u8; 24]);
+        // The last `len` bytes, then one byte more every way, then the seeks at the edges.
+        for len in LENGTHS {
+            let ops = vec![
+                Op::Seek(Pos::BeforeEnd(len as u64)),
+                Op::Apply(len),
+                Op::Apply(1),
+                Op::ApplyOrPanic(1),
+                Op::Write(1),
+                Op::ApplyB2b(1),
+                Op::Seek(Pos::AfterEnd(1)),
+                Op::Seek(Pos::BeforeEnd(0)),
+                Op::Apply(0),
+                Op::Seek(Pos::NearMax(0)),
+                Op::Seek64(Pos::NearMax(0)),
+                Op::Seek(Pos::BeforeEnd(len as u64 + 1)),
+                Op::ApplyOrPanic(len + 1),
+                Op::MismatchedB2b(len),
+            ];
+            corpus.add(
+                format!("{name}-last-{len}-bytes"),
+                &Case { kind, key, nonce, ops: ops.clone() },
+                Case { kind, key, nonce, ops }.encode(),
+            );
+        }
+        // Short calls on a warm instance (the front's batches) up to the end, with clones.
+        let mut ops = vec![Op::Seek(Pos::BeforeEnd(5 * 64 + 7)), Op::Apply(7)];
+        for i in 0..20 {
+            ops.push(if i % 7 == 6 { Op::Clone } else { Op::Apply(16) });
+        }
+        ops.extend([
+            Op::Apply(64),
+            Op::Seek(Pos::Around32(1 << 31)),
+            Op::Apply(200),
+            Op::Seek64(Pos::Start(u64::MAX)),
+        ]);
+        let case = Case { kind, key, nonce, ops };
+        corpus.add(format!("{name}-short-calls-to-the-end"), &case, case.encode());
+    }
+    corpus
+}
+
+fn rng_corpus() -> Corpus {
+    use rng::{Case, Op};
+    let mut corpus = Corpus { target: "rng", seeds: Vec::new() };
+    for v in chacha_testdata::all() {
+        // The RNG's stream is the original layout's nonce: 8-byte-nonce vectors, and the
+        // RFC 8439 ones with a zero nonce.
+        let (Some(_), Some(nonce), Some(len)) = (v.get("key"), v.get("nonce"), vector_len(v)) else {
+            continue;
+        };
+        let nonce = chacha_testdata::hex(nonce).expect("hex");
+        let stream = match nonce.len() {
+            8 => u64::from_le_bytes(nonce.try_into().expect("8")),
+            12 if nonce == [0; 12] => 0,
+            _ => continue,
+        };
+        let ops = vec![
+            Op::SetStream(stream),
+            Op::SetBlockPos(v.number("counter")),
+            Op::Fill(len),
+            Op::U64,
+            Op::SerializeRestore,
+            Op::U32,
+            Op::Serde,
+        ];
+        let case = Case { rounds: v.number("rounds") as u32, seed: v.array("key"), ops };
+        corpus.add(format!("vector-{}", v.name), &case, case.encode());
+    }
+    let v = chacha_testdata::get("published-rng-serialized-state");
+    let mut ops = vec![Op::SetStream(v.number("stream"))];
+    ops.extend((0..v.number("word-pos")).map(|_| Op::U32));
+    ops.extend([Op::SerializeRestore, Op::Serde, Op::Clone, Op::U64]);
+    let case = Case { rounds: 8, seed: v.array("key"), ops };
+    corpus.add(format!("vector-{}", v.name), &case, case.encode());
+
+    let words = 1u128 << 68;
+    for (l, len) in LENGTHS.into_iter().enumerate() {
+        let before = (len as u128).div_ceil(4);
+        let ops = vec![
+            Op::SetWordPos(words - before),
+            Op::Fill(len),
+            Op::U32,
+            Op::SetWordPos(words - 1),
+            Op::U64,
+            Op::SetBlockPos(u64::MAX),
+            Op::Fill(len + 64),
+            Op::SetBlockPos(u64::from(u32::MAX)),
+            Op::Fill(len),
+            Op::SetWordPos(u128::MAX),
+            Op::SerializeRestore,
+            Op::U64,
+            Op::SetStream(u64::MAX),
+            Op::Serde,
+            Op::SetWordPos((1 << 36) - 1),
+            Op::U64,
+            Op::Clone,
+            Op::Fill(len),
+        ];
+        let case = Case { rounds: [20, 12, 8][l % 3], seed: [l as u8; 32], ops };
+        corpus.add(format!("positions-at-every-edge-len-{len}"), &case, case.encode());
+    }
+    corpus
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    backends_corpus().write(&root);
+    cipher_api_corpus().write(&root);
+    rng_corpus().write(&root);
+}
