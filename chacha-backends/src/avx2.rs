@@ -29,7 +29,13 @@
 //! shift rotates. Disassembly of the `k8` loop (release build): 138 instructions per double
 //! round — 32 `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 `vmovdqa`
 //! (the `c` swaps), `dec`/`jne` — i.e. 2,760 per KiB of ChaCha20 keystream in the rounds, no
-//! spill on a critical chain, no `vpshuflw`/`vpshufhw`.
+//! spill on a critical chain, no `vpshuflw`/`vpshufhw`. Around the rounds, `k8_whole` (the
+//! loop body for 8 whole blocks) takes 133 instructions per 8 blocks: state words into
+//! registers, the counters, 16 feed-forward adds, the transpose (32 unpacks, 16 lane
+//! moves), 16 XORs with the input as memory operands, 16 stores, loop control. In all
+//! 3,026 instructions per KiB. OpenSSL 3.0's `ChaCha20_8x` loop, counted in the same way
+//! in `libcrypto.so.3`, has 146 per double round (it reloads the masks with
+//! `vbroadcasti128`) and 140 around them: 3,200 per KiB.
 //!
 //! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
 //! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
@@ -48,6 +54,12 @@
 //!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
 //! - 8 blocks, `asm!` rounds (kept): 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84
 //!   vs 0.84 (1.00×); in the report's sustained interleaved runs (medians) 0.94–1.01×.
+//! - The same rounds with the blocks written by `emit8`, which LLVM kept out of line
+//!   (shared with the 7- and 8-block tails): the call stored the 16 words and reloaded
+//!   them, tested every block for being the partial one, and cost about 100 instructions
+//!   more per 8 blocks than `k8_whole` (kept). Report medians with `k8_whole`, three runs:
+//!   16 KiB 0.93–1.01×, 1 MiB 0.98–1.01× OpenSSL's AVX2 path; the machine's run-to-run
+//!   spread (±5 %) is larger than the difference.
 //! - 8 + 1 block, the ninth in general-purpose registers woven into the same `asm!` loop
 //!   (the integer ALUs are otherwise idle; PERF-NOTES measured 0.80 → 0.75 c/B with it on
 //!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
@@ -266,7 +278,15 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
-    while blocks - done >= 8 {
+    // Sets of 8 whole blocks (the bulk): no per-block test for the partial block.
+    while d.whole - done >= 8 {
+        // SAFETY: blocks done..done+8 are whole blocks of the request.
+        unsafe { k8_whole::<R, V, XOR>(w, counter, d, done, masks) };
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    // A set of 8 whose last block is the partial one.
+    if blocks - done >= 8 {
         // SAFETY: blocks done..done+8 are in the request.
         unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
         done += 8;
@@ -690,6 +710,86 @@ unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { emit8::<XOR>(d, base, &x, n) };
 }
 
+/// Blocks `base .. base + 8`, all whole: the bulk loop's body.
+///
+/// Unlike [`k8`] + [`emit8`], it tests no block for being the partial one, and it does the
+/// feed-forward, the transpose, the XOR and the stores straight from the round registers,
+/// half a block at a time: words 0–7 give bytes 0..32 of the 8 blocks, then words 8–15
+/// bytes 32..64 (so only half the state is ever being transposed, and LLVM spills little).
+/// `emit8` as an out-of-line call stored all 16 words and reloaded them: about 100 more
+/// instructions per 8 blocks.
+///
+/// # Safety
+/// Blocks `base .. base + 8` are whole (`base + 8 <= d.whole`); `d.inp` (if `XOR`) and
+/// `d.out` are valid for them.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let mut x = words8::<V>(w, counter);
+    let input = x;
+    rounds8::<R>(&mut x, m);
+    let out = d.out.wrapping_add(64 * base);
+    let inp = d.inp.wrapping_add(64 * base);
+    for half in 0..2 {
+        // The feed-forward and the 4×4 transposes of words 8·half .. 8·half + 8.
+        let i = 8 * half;
+        let add = |k: usize| _mm256_add_epi32(x[i + k], input[i + k]);
+        let [t0, t1, t2, t3] = transpose4(add(0), add(1), add(2), add(3));
+        let [t4, t5, t6, t7] = transpose4(add(4), add(5), add(6), add(7));
+        let t = [t0, t1, t2, t3, t4, t5, t6, t7];
+        for j in 0..4 {
+            // Bytes 32·half .. 32·half + 32 of block j (lane 0s) and of block j + 4 (lane 1s).
+            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
+            let hi = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
+            let (o_lo, o_hi) = (64 * j + 32 * half, 64 * (j + 4) + 32 * half);
+            let (lo, hi) = if XOR {
+                // SAFETY: blocks base..base+8 are whole: these 32 bytes are readable.
+                let a = unsafe { load32(inp.wrapping_add(o_lo)) };
+                // SAFETY: as above.
+                let b = unsafe { load32(inp.wrapping_add(o_hi)) };
+                (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
+            } else {
+                (lo, hi)
+            };
+            // SAFETY: blocks base..base+8 are whole: these 32 bytes are writable.
+            unsafe { store32(out.wrapping_add(o_lo), lo) };
+            // SAFETY: as above.
+            unsafe { store32(out.wrapping_add(o_hi), hi) };
+        }
+    }
+}
+
+/// Four word-sliced words (`a`, `b`, `c`, `d`: words `4g .. 4g + 4` of 8 blocks) to the
+/// blocks' 16-byte pieces, a 4×4 transpose of 32-bit words inside each 128-bit lane:
+///
+/// ```text
+///   a = [a0 a1 a2 a3 | a4 a5 a6 a7]   (one word of blocks 0..7; b, c, d likewise)
+///   unpacklo_epi32(a, b) = [a0 b0 a1 b1 | a4 b4 a5 b5]
+///   unpackhi_epi32(a, b) = [a2 b2 a3 b3 | a6 b6 a7 b7]
+///   unpacklo_epi64 of (a,b) and (c,d) lo = [a0 b0 c0 d0 | a4 b4 c4 d4]   blocks 0 | 4
+///   ... hi / lo / hi: blocks 1 | 5, 2 | 6, 3 | 7
+/// ```
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
+    let ab_lo = _mm256_unpacklo_epi32(a, b);
+    let ab_hi = _mm256_unpackhi_epi32(a, b);
+    let cd_lo = _mm256_unpacklo_epi32(c, d);
+    let cd_hi = _mm256_unpackhi_epi32(c, d);
+    [
+        _mm256_unpacklo_epi64(ab_lo, cd_lo),
+        _mm256_unpackhi_epi64(ab_lo, cd_lo),
+        _mm256_unpacklo_epi64(ab_hi, cd_hi),
+        _mm256_unpackhi_epi64(ab_hi, cd_hi),
+    ]
+}
+
 /// Emits blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
 /// feed-forward.
 ///
@@ -698,26 +798,13 @@ unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn emit8<const XOR: bool>(d: Dest, base: usize, x: &[__m256i; 16], n: usize) {
-    // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane, then the
-    // lanes are paired up across the word groups.
-    //
-    //   x0 = [a0 a1 a2 a3 | a4 a5 a6 a7]   (word 0 of blocks 0..7; b, c, d: words 1, 2, 3)
-    //   unpacklo_epi32(a, b) = [a0 b0 a1 b1 | a4 b4 a5 b5]
-    //   unpackhi_epi32(a, b) = [a2 b2 a3 b3 | a6 b6 a7 b7]
-    //   unpacklo_epi64 of (a,b) and (c,d) lo = [a0 b0 c0 d0 | a4 b4 c4 d4]   words 0-3 of blocks 0 | 4
-    //   ... hi / lo / hi: blocks 1 | 5, 2 | 6, 3 | 7
+    // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane
+    // (`transpose4`), then the lanes are paired up across the word groups:
     //   permute2x128(words 0-3, words 4-7, 0x20) = block j bytes 0..32, 0x31: block j+4
     let mut t = [_mm256_setzero_si256(); 16];
     for g in 0..4 {
-        let (a, b, c, dd) = (x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
-        let ab_lo = _mm256_unpacklo_epi32(a, b);
-        let ab_hi = _mm256_unpackhi_epi32(a, b);
-        let cd_lo = _mm256_unpacklo_epi32(c, dd);
-        let cd_hi = _mm256_unpackhi_epi32(c, dd);
-        t[4 * g] = _mm256_unpacklo_epi64(ab_lo, cd_lo);
-        t[4 * g + 1] = _mm256_unpackhi_epi64(ab_lo, cd_lo);
-        t[4 * g + 2] = _mm256_unpacklo_epi64(ab_hi, cd_hi);
-        t[4 * g + 3] = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+        let [t0, t1, t2, t3] = transpose4(x[4 * g], x[4 * g + 1], x[4 * g + 2], x[4 * g + 3]);
+        t[4 * g..4 * g + 4].copy_from_slice(&[t0, t1, t2, t3]);
     }
     for j in 0..4 {
         if j < n {
