@@ -173,14 +173,16 @@ impl<V: Variant> fmt::Debug for State<V> {
     }
 }
 
-/// Wipes the words (constants, key, counter, nonce) with volatile writes and leaves the
-/// state at the end of its stream: a wiped state refuses every request with
+/// Wipes the words (constants, key, counter, nonce) and leaves the state at the end of its
+/// stream: a wiped state refuses every request with
 /// [`EndOfStream`] instead of producing the all-zero state's keystream, which is all
 /// zeros (data would pass through unencrypted).
 #[cfg(feature = "zeroize")]
 impl<V: Variant> zeroize::Zeroize for State<V> {
     fn zeroize(&mut self) {
-        self.words.zeroize();
+        // As a slice: `zeroize` wipes a slice with one fill behind an optimization barrier
+        // (volatile writes on targets without `asm!`); an array goes element by element.
+        self.words[..].zeroize();
         self.ended = true;
     }
 }

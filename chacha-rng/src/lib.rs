@@ -73,8 +73,9 @@
 //!
 //! ## Zeroization (feature `zeroize`)
 //!
-//! Dropping a [`ChaChaRng`] wipes, with `zeroize`'s volatile writes, its state words (seed,
-//! stream, position) and its whole output buffer ([`BUF_BLOCKS`] blocks); dropping a
+//! Dropping a [`ChaChaRng`] wipes, with `zeroize` (a fill behind an optimization barrier the
+//! compiler cannot remove), its state words (seed, stream, position) and its whole output
+//! buffer ([`BUF_BLOCKS`] blocks); dropping a
 //! [`ChaChaCore`] wipes its state, and `rand_core`'s `BlockRng` around it has the core wipe
 //! the output buffer it holds (`Generator::drop`). `set_stream` wipes its temporary copy of
 //! the seed (and the generator it replaces is dropped, so wiped); `serialize_state` and

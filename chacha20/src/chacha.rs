@@ -297,7 +297,11 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     fn wipe(&mut self) {
         use zeroize::Zeroize;
         self.state.zeroize();
-        self.ahead.zeroize();
+        // As one byte slice: `zeroize` wipes a slice with one fill behind an optimization
+        // barrier, but an array of arrays byte by byte with volatile writes, which measured
+        // about 230 TSC ticks per dropped instance (Intel Xeon EMR; a fresh 16-byte message
+        // is about 190–240 in all).
+        self.ahead.as_flattened_mut().zeroize();
         self.used.zeroize();
         self.end.zeroize();
     }

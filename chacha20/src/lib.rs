@@ -130,10 +130,10 @@
 //! ## Zeroization (feature `zeroize`)
 //!
 //! Dropping a cipher ([`ChaCha`] and its aliases, [`XChaCha`], the `Legacy` types) wipes,
-//! with `zeroize`'s volatile writes, everything it holds that depends on the key: the 16
-//! state words (key, nonce, counter; the wiped state is at the end of its stream) and every
-//! byte of its keystream buffer (the rest of a partial block and the blocks a short call
-//! batched ahead). `XChaCha` holds its HChaCha subkey only in that state; the temporary
+//! with `zeroize` (a fill behind an optimization barrier the compiler cannot remove),
+//! everything it holds that depends on the key: the 16 state words (key, nonce, counter;
+//! the wiped state is at the end of its stream) and every byte of its keystream buffer (the
+//! rest of a partial block and the blocks a short call batched ahead). `XChaCha` holds its HChaCha subkey only in that state; the temporary
 //! subkey it was made from is wiped as soon as the state is built. The types implement
 //! `zeroize::ZeroizeOnDrop`, as the published crate's do, and not `Zeroize`: a wiped
 //! cipher can only refuse to go on, so the time to wipe it is its drop. The unit tests
