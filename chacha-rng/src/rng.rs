@@ -182,7 +182,8 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         // The old generator is dropped here (and wiped, with `zeroize`).
         *self = Self::at_stream(&seed, stream, self.kernel);
         #[cfg(feature = "zeroize")]
-        zeroize::Zeroize::zeroize(&mut seed);
+        // As a slice (one fill behind an optimization barrier), not byte by byte.
+        zeroize::Zeroize::zeroize(&mut seed[..]);
     }
 
     /// The seed.
@@ -335,7 +336,7 @@ mod abstract_state {
     #[cfg(feature = "zeroize")]
     impl Drop for AbstractState {
         fn drop(&mut self) {
-            zeroize::Zeroize::zeroize(&mut self.seed);
+            zeroize::Zeroize::zeroize(&mut self.seed[..]);
         }
     }
 

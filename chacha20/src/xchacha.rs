@@ -50,7 +50,8 @@ impl<R: Rounds, K: Kernel> XChaCha<R, K> {
         let mut subkey = subkey;
         let cipher = Self(ChaCha::from_state(State::new(&subkey, &nonce), kernel));
         #[cfg(feature = "zeroize")]
-        zeroize::Zeroize::zeroize(&mut subkey);
+        // As a slice: one fill behind an optimization barrier, not 32 volatile byte writes.
+        zeroize::Zeroize::zeroize(&mut subkey[..]);
         cipher
     }
 
