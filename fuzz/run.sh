@@ -3,7 +3,8 @@
 #
 #   fuzz/run.sh SECONDS [TARGET...]      (default: every target: backends cipher_api rng)
 #
-# Installs cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
+# Checks that the committed corpus is what `src/bin/seed-corpus.rs` writes, installs
+# cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
 # optimised, with debug assertions and so overflow checks: an arithmetic overflow on a
 # hostile position is a crash), then runs each for SECONDS on a scratch copy of
 # corpus/<target>/ (so runs never grow the committed corpus) and prints, per target, the
@@ -33,6 +34,10 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --version 0.13.2 --locked
   echo "cargo-fuzz installed in $((SECONDS - start)) s"
 fi
+
+# A seed corpus that no longer matches its generator (a target's input layout changed)
+# would fuzz from meaningless seeds: fail instead.
+cargo run --release --quiet --bin seed-corpus -- --check
 
 start=$SECONDS
 for target in "${targets[@]}"; do

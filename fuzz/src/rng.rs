@@ -6,14 +6,22 @@
 //! words being the reference keystream of the original layout read as little-endian
 //! `u32`s. Every getter must agree with the model after every call, and nothing may panic.
 //!
+//! The same case also drives `ChaChaCore` (the block generator under `rand`'s `ThreadRng`),
+//! in one counter layout (`Legacy` for an even first seed byte, else `Ietf`), as each
+//! backend's own kernel type: every output op is one `generate` (16 blocks from the block
+//! position, starting again from block 0 past the end of the layout's stream),
+//! `SetBlockPos` is `set_block_pos` (the value cut to the layout's counter), and
+//! `get_block_pos` must follow the model after every call.
+//!
 //! Input layout: `rounds:u8 seed[32]`, then operations until the input ends, each
 //! `op:u8 mode:u8 value:u64 high:u64` (18 bytes).
 
 use arbitrary::{Arbitrary, Unstructured};
 use chacha_backends::{Backend, WithKernel};
-use chacha_core::{Kernel, Legacy, Rounds, State, reference};
-use chacha_rng::ChaChaRng;
+use chacha_core::{Ietf, Kernel, Legacy, Rounds, State, Variant, reference};
 use chacha_rng::rand_core::Rng;
+use chacha_rng::rand_core::block::Generator;
+use chacha_rng::{CORE_BLOCKS, ChaChaCore, ChaChaRng};
 
 use crate::{rounds_of, take, u64_of, with_rounds};
 
@@ -256,9 +264,68 @@ fn run<R: Rounds, K: Kernel>(mut rng: ChaChaRng<R, K>, case: &Case, expected: &[
     }
 }
 
+/// What `ChaChaCore<R, V>` must give for each op: the words of one `generate` (for the
+/// output ops) and the block position after it. `last` is the layout's last block
+/// (2^32 - 1 or 2^64 - 1); the reference blocks are the key's with a zero nonce.
+fn core_expectations<R: Rounds, V: Variant>(case: &Case, last: u64) -> Vec<(Option<Vec<u32>>, u64)> {
+    let state = State::<V>::new(&case.seed, &V::Nonce::default());
+    let mut pos: u64 = 0;
+    case.ops
+        .iter()
+        .map(|op| {
+            let words = match *op {
+                Op::U32 | Op::U64 | Op::Fill(_) | Op::Serde => {
+                    let mut words = Vec::with_capacity(CORE_BLOCKS * 16);
+                    for _ in 0..CORE_BLOCKS {
+                        let block = reference::block::<R, V>(&state, pos);
+                        words.extend(
+                            block.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().expect("4"))),
+                        );
+                        pos = if pos == last { 0 } else { pos + 1 };
+                    }
+                    Some(words)
+                }
+                Op::SetBlockPos(block) => {
+                    pos = block & last;
+                    None
+                }
+                Op::Clone | Op::SetWordPos(_) | Op::SetStream(_) | Op::SerializeRestore => None,
+            };
+            (words, pos)
+        })
+        .collect()
+}
+
+/// `ChaChaCore<R, V, K>` through the case's ops against [`core_expectations`].
+fn run_core<R: Rounds, V: Variant, K: Kernel>(case: &Case, kernel: K, expected: &[(Option<Vec<u32>>, u64)]) {
+    let mut core = ChaChaCore::<R, V, K>::with_kernel(case.seed, kernel);
+    let mut out = [0u32; CORE_BLOCKS * 16];
+    for (i, (op, (words, pos))) in case.ops.iter().zip(expected).enumerate() {
+        let ctx = format!("{core:?} op {i} {op:?}");
+        match *op {
+            Op::SetBlockPos(_) => {
+                let Ok(counter) = V::Counter::try_from(*pos) else {
+                    panic!("{ctx}: {pos} is past the layout")
+                };
+                core.set_block_pos(counter);
+            }
+            Op::Clone => core = core.clone(),
+            _ => {}
+        }
+        if let Some(words) = words {
+            core.generate(&mut out);
+            assert_eq!(&out[..], &words[..], "{ctx}: output");
+        }
+        assert_eq!(core.get_block_pos().into(), *pos, "{ctx}: block position");
+    }
+}
+
 struct OnEveryKernel<'a, R> {
     case: &'a Case,
     expected: &'a [Expect],
+    /// `ChaChaCore`'s, in the layout the case picks (`Legacy` if the seed's first byte is
+    /// even): both layouts on every case made the target five times slower.
+    core: &'a [(Option<Vec<u32>>, u64)],
     _rounds: R,
 }
 
@@ -267,14 +334,29 @@ impl<R: Rounds> WithKernel for &OnEveryKernel<'_, R> {
 
     fn call<K: Kernel>(self, kernel: K) {
         run(ChaChaRng::<R, K>::with_kernel(self.case.seed, kernel), self.case, self.expected);
+        if core_is_legacy(self.case) {
+            run_core::<R, Legacy, K>(self.case, kernel, self.core);
+        } else {
+            run_core::<R, Ietf, K>(self.case, kernel, self.core);
+        }
     }
+}
+
+/// The counter layout of the case's `ChaChaCore` run.
+fn core_is_legacy(case: &Case) -> bool {
+    case.seed[0] % 2 == 0
 }
 
 /// Checks the case on every backend, as `Backend` and as its own kernel type.
 pub fn check(case: &Case) {
     with_rounds!(case.rounds, R => {
         let expected = expectations::<R>(case);
-        let each = OnEveryKernel { case, expected: &expected, _rounds: R::default() };
+        let core = if core_is_legacy(case) {
+            core_expectations::<R, Legacy>(case, u64::MAX)
+        } else {
+            core_expectations::<R, Ietf>(case, u64::from(u32::MAX))
+        };
+        let each = OnEveryKernel { case, expected: &expected, core: &core, _rounds: R::default() };
         for backend in Backend::available() {
             run(ChaChaRng::<R>::with_backend(case.seed, backend), case, &expected);
             backend.with_kernel(&each);

@@ -4,6 +4,10 @@
 //! Each seed is a case encoded with its `encode` (the layout the target reads back with
 //! `arbitrary`), checked to decode to the same case, and named for what it is. The corpus
 //! directories are rewritten whole, so a seed dropped here disappears there too.
+//!
+//! `cargo run --bin seed-corpus -- --check` writes nothing: it exits non-zero, naming each
+//! difference, if the committed corpus is not exactly what this program writes (`.ci/run`'s
+//! fuzz stage runs it, so a change to a target's input layout cannot leave stale seeds).
 
 use std::{fs, path::Path};
 
@@ -42,6 +46,27 @@ impl Corpus {
             fs::write(dir.join(name), bytes).expect("write a seed");
         }
         println!("{}: {} seeds", self.target, self.seeds.len());
+    }
+
+    /// The differences between these seeds and the directory `root/<target>`: missing,
+    /// different and extra files.
+    fn differences(&self, root: &Path) -> Vec<String> {
+        let dir = root.join(self.target);
+        let mut out = Vec::new();
+        for (name, bytes) in &self.seeds {
+            match fs::read(dir.join(name)) {
+                Ok(on_disk) if on_disk == *bytes => {}
+                Ok(_) => out.push(format!("{}/{name}: different bytes", self.target)),
+                Err(_) => out.push(format!("{}/{name}: missing", self.target)),
+            }
+        }
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !self.seeds.iter().any(|(n, _)| *n == name) {
+                out.push(format!("{}/{name}: not written by seed-corpus", self.target));
+            }
+        }
+        out
     }
 }
 
@@ -262,7 +287,21 @@ fn rng_corpus() -> Corpus {
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    backends_corpus().write(&root);
-    cipher_api_corpus().write(&root);
-    rng_corpus().write(&root);
+    let corpora = [backends_corpus(), cipher_api_corpus(), rng_corpus()];
+    if std::env::args().any(|a| a == "--check") {
+        let differences: Vec<String> = corpora.iter().flat_map(|c| c.differences(&root)).collect();
+        if !differences.is_empty() {
+            for d in &differences {
+                eprintln!("{d}");
+            }
+            eprintln!("the committed corpus is stale: run `cargo run --bin seed-corpus` in fuzz/");
+            std::process::exit(1);
+        }
+        let seeds: usize = corpora.iter().map(|c| c.seeds.len()).sum();
+        println!("corpus up to date: {seeds} seeds");
+        return;
+    }
+    for corpus in corpora {
+        corpus.write(&root);
+    }
 }
