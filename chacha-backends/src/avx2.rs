@@ -66,6 +66,16 @@
 //!   0.73–0.83× against 0.94–1.01× without it (same binary, same run conditions; the
 //!   AVX-512 backend's extra scalar block behaved the same way on this CPU). Removed; it is
 //!   in the history (commit `dfe5cf9`) for a Zen 4 session to measure again.
+//!   Measured again on top of `k8_whole`, and the cause found: it depends on the core's
+//!   other hardware thread. The double-round loop alone (inline asm, no memory but the `c`
+//!   swaps) takes 45 TSC ticks per double round with or without the ninth block while the
+//!   sibling thread is idle — the scalar block is free — and 60 (eight blocks) against 76
+//!   (nine) while the host runs something on it (a dependent `add` chain keeps its speed,
+//!   1.27 core cycles per tick, so it is not the clock): with the issue width shared, the
+//!   242 instructions per double round cost more than the 138 gain. In the report, 1 MiB:
+//!   0.90–0.94 M ticks against 1.00–1.03 M without it in the idle phases (1.10×), 1.25–1.41
+//!   M in the busy ones (0.78×), and the busy phases last minutes. A library cannot know
+//!   what its sibling thread runs, so the loop stays vector-only, as OpenSSL's is.
 //! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
 //!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
