@@ -31,13 +31,16 @@ read -r -a extra <<<"${FUZZ_ARGS:-}"
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "installing cargo-fuzz"
   start=$SECONDS
-  cargo install cargo-fuzz --version 0.13.2 --locked
+  # --debug: a tool that only drives cargo needs no optimisation, and builds in about half
+  # the time (23 s against 41 s here).
+  cargo install cargo-fuzz --version 0.13.2 --locked --debug
   echo "cargo-fuzz installed in $((SECONDS - start)) s"
 fi
 
 # A seed corpus that no longer matches its generator (a target's input layout changed)
 # would fuzz from meaningless seeds: fail instead.
-cargo run --release --quiet --bin seed-corpus -- --check
+# (A debug build: it compiles in half the time of a release one, and the check is instant.)
+cargo run --quiet --bin seed-corpus -- --check
 
 start=$SECONDS
 for target in "${targets[@]}"; do
