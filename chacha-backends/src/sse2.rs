@@ -28,7 +28,9 @@
 //!   per double round for 5 blocks: the same 152 vector ones, 96 scalar (32 `rol`, 2 of the
 //!   others with a stack operand), 24 xmm copies, 18 general-register and 8 xmm spill
 //!   moves, 2 loop control; 9 600 per KiB. Not on x86: 7 general registers cannot hold 16
-//!   words.
+//!   words. The fifth block's keystream stays in general-purpose registers too: it is
+//!   XORed into the data 8 bytes at a time (`xor_words`), not packed into four `xmm` rows
+//!   (16 `movd`, 12 unpacks and their spills) as it first was.
 //! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
 //!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back; N
 //!   blocks interleave their N independent chains, which cost about one chain's latency
@@ -43,6 +45,21 @@
 //! message, minimum / 10th percentile of many, `soft` in the same process)
 //! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
 //!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
+//! - The fifth block XORed from general-purpose registers against packed into `xmm` rows
+//!   (the two builds in one process, interleaved, 3,000 calls each): 16 KiB 1.84 against
+//!   1.90 ticks/B, the per-call ratio 1.034 at the median (1.027–1.044 between the 10th and
+//!   90th percentiles); 1 MiB 1.85 against 1.90. Kept. The loop around the rounds is now
+//!   about 200 instructions per 5 blocks and stores nothing to the stack.
+//! - The double round as `asm!` (as in `avx2`): OpenSSL's register plan (12 words and two
+//!   `c` words in registers, two `c` words swapped through memory twice per double round),
+//!   and all four quarter rounds interleaved step by step (two `c` words kept in memory,
+//!   loaded and stored around each update). The loops alone (inline asm, minimum ticks
+//!   per double round, each run in one process with the compiled loop's 188
+//!   instructions): OpenSSL's plan 52.8 against 53.2; the four-way interleave 57.7 against
+//!   59.5 in a run the other hardware thread slowed. The order of the instructions does
+//!   not matter here; the vector ports do (152 ALU operations and 24 register copies per
+//!   double round, and a `movdqa` between registers is not always free: with an identity
+//!   `pshufd` in each one's place the loop took 60.0). Not kept.
 //! - 3 blocks (192 B): 3 row chains 486–514 ticks, the 4-wide kernel (one block thrown away)
 //!   582–610: rows kept.
 //! - 2 blocks (128 B): 2 row chains 354–432 ticks, two 1-block calls one after the other
@@ -140,13 +157,17 @@ fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
     let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
     let mut counter = state.counter();
     while left(&head) >= W {
-        let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 0>(state, counter);
-        let ks = [b0, b1, b2, b3, b4];
+        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 0>(state, counter);
         if head.len() < W * BLOCK_LEN {
+            let ks = [b0, b1, b2, b3, rows_of(&w4)];
             return finish(&ks[..W], head, rest, tail);
         }
         let (now, later) = head.split_at(W * BLOCK_LEN);
-        xor_blocks(&ks[..W], now);
+        let (four, fifth) = now.split_at(4 * BLOCK_LEN);
+        xor_blocks(&[b0, b1, b2, b3], four);
+        if SCALAR_BLOCK {
+            xor_words(&w4, fifth);
+        }
         head = later;
         counter = counter.wrapping_add(W as u64);
     }
@@ -195,9 +216,15 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut counter = state.counter();
     let mut rest = out;
     while rest.len() >= W {
-        let ([b0, b1, b2, b3], b4) = wide_blocks::<R, V, SCALAR_BLOCK, 2>(state, counter);
+        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 2>(state, counter);
         let (now, later) = rest.split_at_mut(W);
-        store_blocks(now, &[b0, b1, b2, b3, b4]);
+        let (four, fifth) = now.split_at_mut(4);
+        store_blocks(four, &[b0, b1, b2, b3]);
+        if let Some(block) = fifth.first_mut() {
+            for (bytes, w) in block.chunks_exact_mut(4).zip(w4) {
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+        }
         rest = later;
         counter = counter.wrapping_add(W as u64);
     }
@@ -279,7 +306,7 @@ const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
 /// word-sliced kernel (lane `b` of word register `i` is word `i` of block `counter + b`),
 /// and, if `SCALAR`, of block `counter + 4` computed in general-purpose registers in the
-/// same loop (else the second value is zeros).
+/// same loop, as its 16 keystream words (else zeros).
 ///
 /// The fifth block: the integer ALUs are idle while the vector units run the four-block
 /// chains, so on Zen 4 a block in general-purpose registers is nearly free; on Intel
@@ -294,7 +321,7 @@ const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8>(
     state: &State<V>,
     counter: u64,
-) -> ([Rows; 4], Rows) {
+) -> ([Rows; 4], [u32; 16]) {
     let w = state.words();
     let mut input = [_mm_setzero_si128(); 16];
     for (v, &word) in input.iter_mut().zip(w) {
@@ -345,11 +372,10 @@ fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8>(
     for (v, i) in x.iter_mut().zip(input) {
         *v = _mm_add_epi32(*v, i);
     }
-    let mut fifth = [_mm_setzero_si128(); 4];
+    let mut fifth = [0u32; 16];
     if SCALAR {
-        let word = |i: usize| y[i].wrapping_add(scalar_input[i]) as i32;
-        for (r, row) in fifth.iter_mut().enumerate() {
-            *row = _mm_set_epi32(word(4 * r + 3), word(4 * r + 2), word(4 * r + 1), word(4 * r));
+        for ((f, y), i) in fifth.iter_mut().zip(y).zip(scalar_input) {
+            *f = y.wrapping_add(i);
         }
     }
     (transpose(&x), fifth)
@@ -560,6 +586,35 @@ fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
         unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
     }
     bytes.xor_in2out(&tail[rows * 16..len]);
+}
+
+/// A block's words as four rows.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn rows_of(w: &[u32; 16]) -> Rows {
+    core::array::from_fn(|r| {
+        _mm_set_epi32(w[4 * r + 3] as i32, w[4 * r + 2] as i32, w[4 * r + 1] as i32, w[4 * r] as i32)
+    })
+}
+
+/// XORs one block of keystream words into the 64 bytes of `buf`, 8 bytes at a time in
+/// general-purpose registers (the fifth block of [`wide_blocks`] is computed there, and
+/// moving its words into `xmm` rows cost more than this). Little-endian: word `i` is
+/// bytes `4i .. 4i + 4`.
+#[inline]
+fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
+    // Never fires (the callers split off exactly one block); LLVM drops the check there.
+    assert_eq!(buf.len(), BLOCK_LEN, "one block");
+    let (inp, out) = buf.into_raw();
+    for i in 0..8 {
+        let k = u64::from(w[2 * i]) | u64::from(w[2 * i + 1]) << 32;
+        // SAFETY: bytes 8i .. 8i + 8 lie in the 64 input bytes of `buf` (asserted above;
+        // an InOutBuf's input is buf.len() bytes); an unaligned read needs no alignment.
+        let v = unsafe { inp.wrapping_add(8 * i).cast::<u64>().read_unaligned() };
+        // SAFETY: the same bytes of the output, buf.len() bytes equal to or disjoint from
+        // the input (an InOutBuf guarantees both), read just above.
+        unsafe { out.wrapping_add(8 * i).cast::<u64>().write_unaligned(v ^ k) };
+    }
 }
 
 /// Stores a block's four rows into `out`.
