@@ -65,7 +65,8 @@
 //!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
 //!   0.73–0.83× against 0.94–1.01× without it (same binary, same run conditions; the
 //!   AVX-512 backend's extra scalar block behaved the same way on this CPU). Removed; it is
-//!   in the history (commit `dfe5cf9`) for a Zen 4 session to measure again.
+//!   in the history (commit `dfe5cf9`) for a Zen 4 session to measure again
+//!   (`benches/scripts/ab.sh dfe5cf9 avx2` times it against the working tree's loop).
 //!   Measured again on top of `k8_whole`, and the cause found: it depends on the core's
 //!   other hardware thread. The double-round loop alone (inline asm, no memory but the `c`
 //!   swaps) takes 45 TSC ticks per double round with or without the ninth block while the

@@ -51,7 +51,8 @@
 //!   sustained runs (ms batches) it lost: ChaCha20 1 MiB 0.69–0.98× OpenSSL against
 //!   0.95–1.03× for the plain loop (four runs each). Removed; PERF-NOTES' Zen 4 prototype
 //!   measured +4 % (1.02× vs 0.98× OpenSSL), so it is worth re-measuring there with the
-//!   report (it is in this file's history).
+//!   report (it is in this file's history, commit `3bb2254`; `benches/scripts/ab.sh
+//!   3bb2254 avx512` times it against the working tree's loop).
 //! - **The out-of-line 16-block kernel**: when LLVM kept `sliced16` out of line (two call
 //!   sites), the same loop measured 0.463–0.468 ticks/B at 1 MiB next to OpenSSL's
 //!   0.418–0.432 (≈ 0.9×); inlined, 0.420–0.443 next to 0.423–0.449 (≈ 1.0×).

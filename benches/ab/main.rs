@@ -1,0 +1,110 @@
+//! The A/B program of `benches/scripts/ab.sh`: one backend's kernel from two source trees
+//! (`base`: a git revision, `work`: the working tree) in one process, call by call.
+//!
+//! Each sample times one `Kernel::xor` (or `fill`) call of each tree on the same buffer,
+//! the order alternating, so a phase of the machine (the other hardware thread busy, a
+//! clock change) hits both alike; the figure that matters is the per-sample ratio
+//! `base / work` (above 1: the working tree is faster), given at its 10th, 50th and 90th
+//! percentiles. Ticks are TSC ticks (`rdtsc` around each call, so a call of a few hundred
+//! ticks carries the ~20-tick cost of reading the TSC).
+//!
+//! Not a workspace member: the script copies it into a scratch crate next to the two
+//! trees (see the script for why).
+
+use std::arch::x86_64::_rdtsc;
+use std::hint::black_box;
+use std::process::ExitCode;
+
+/// One kernel call of one tree: TSC ticks.
+macro_rules! timer {
+    ($name:ident, $krate:ident) => {
+        fn $name(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
+            use $krate::chacha_core::{Ietf, Kernel, R8, R12, R20, State, inout::InOutBuf};
+            let b = $krate::Backend::by_name(backend)?;
+            let state = State::<Ietf>::new(&[7; 32], &[1; 12]);
+            let mut tail = [0u8; 64];
+            // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
+            let t0 = unsafe { _rdtsc() };
+            match op {
+                Op::Xor(8) => b.xor::<R8, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                Op::Xor(12) => b.xor::<R12, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                Op::Xor(_) => b.xor::<R20, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                Op::Fill(8) => b.fill::<R8, Ietf>(&state, blocks),
+                Op::Fill(12) => b.fill::<R12, Ietf>(&state, blocks),
+                Op::Fill(_) => b.fill::<R20, Ietf>(&state, blocks),
+            }
+            // SAFETY: as above.
+            let t1 = unsafe { _rdtsc() };
+            black_box((&buf, &blocks, &tail));
+            Some(t1 - t0)
+        }
+    };
+}
+timer!(time_base, base);
+timer!(time_work, work);
+
+#[derive(Clone, Copy)]
+enum Op {
+    /// `xor` of the whole buffer, with this many rounds.
+    Xor(u32),
+    /// `fill` of the buffer's whole blocks.
+    Fill(u32),
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [backend, op, sizes, rounds, samples] = &args[..] else {
+        eprintln!("usage: ab BACKEND xor|fill SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
+        return ExitCode::from(2);
+    };
+    let rounds: u32 = rounds.parse().expect("ROUNDS: 8, 12 or 20");
+    let samples: usize = samples.parse().expect("SAMPLES: a number");
+    let op = match op.as_str() {
+        "xor" => Op::Xor(rounds),
+        "fill" => Op::Fill(rounds),
+        _ => {
+            eprintln!("ab: the operation is xor or fill, not {op}");
+            return ExitCode::from(2);
+        }
+    };
+    for size in sizes.split(',') {
+        let len: usize = size.parse().expect("SIZES: byte counts, e.g. 64,1024,16384");
+        let mut buf = vec![0u8; len];
+        let mut blocks = vec![[0u8; 64]; len / 64];
+        let (mut base, mut work, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..samples.max(10) {
+            let (tb, tw) = if i % 2 == 0 {
+                let tb = time_base(backend, op, &mut buf, &mut blocks);
+                (tb, time_work(backend, op, &mut buf, &mut blocks))
+            } else {
+                let tw = time_work(backend, op, &mut buf, &mut blocks);
+                (time_base(backend, op, &mut buf, &mut blocks), tw)
+            };
+            let (Some(tb), Some(tw)) = (tb, tw) else {
+                eprintln!("ab: backend {backend} is not available in both trees on this CPU");
+                return ExitCode::from(2);
+            };
+            base.push(tb as f64);
+            work.push(tw as f64);
+            ratio.push(tb as f64 / tw.max(1) as f64);
+        }
+        let q = |v: &mut Vec<f64>, p: usize| {
+            v.sort_by(f64::total_cmp);
+            v[(v.len() - 1) * p / 100]
+        };
+        let per_byte = |t: f64| t / len.max(1) as f64;
+        println!(
+            "{backend} {} R{rounds} {len:>8} B: base min {:7.3} med {:7.3} | work min {:7.3} med {:7.3} ticks/B | \
+             base/work p10 {:.3} med {:.3} p90 {:.3}",
+            if matches!(op, Op::Xor(_)) { "xor " } else { "fill" },
+            per_byte(q(&mut base, 0)),
+            per_byte(q(&mut base, 50)),
+            per_byte(q(&mut work, 0)),
+            per_byte(q(&mut work, 50)),
+            q(&mut ratio, 10),
+            q(&mut ratio, 50),
+            q(&mut ratio, 90),
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# One backend's kernel from two source trees, timed call by call in one process:
+#
+#   benches/scripts/ab.sh REV [BACKEND] [xor|fill] [SIZES] [ROUNDS] [SAMPLES]
+#
+#   REV      a git revision: the "base" tree (e.g. HEAD, HEAD~1, dfe5cf9)
+#   BACKEND  as Backend::name() spells it             [default: the fastest this CPU runs]
+#   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
+#   ROUNDS   8, 12 or 20                              [default: 20]
+#   SAMPLES  calls per tree and size                  [default: 2000; 1 MiB calls: ÷ 20]
+#
+# The "work" tree is the working tree as it is (uncommitted changes included). Each line
+# gives both trees' minimum and median TSC ticks per byte and the per-call ratio base/work
+# (above 1: the working tree is faster) at its 10th, 50th and 90th percentiles. Use it to
+# decide a kernel change: two builds in one process, calls interleaved, are the only
+# comparison this project's shared machines do not blur (see benches/README.md, "Noise on
+# shared machines"); the report then shows the change beside the peers.
+#
+# How: both trees are copied into a scratch directory (REV by `git archive`), the base
+# tree's chacha-core and chacha-backends get the version 0.0.0-ab (Cargo cannot lock two
+# packages of one name and version), and benches/ab/main.rs is built there against both
+# as a crate of its own, release profile, with the RUSTFLAGS of the environment. x86_64
+# only (`rdtsc`). Needs REV to have `Backend::by_name` and the `Kernel` trait of
+# chacha-core (every revision since the backends were made pluggable).
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+rev=$1
+backend=${2:-}
+op=${3:-xor}
+sizes=${4:-64,256,1024,16384,1048576}
+rounds=${5:-20}
+samples=${6:-2000}
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+git -C "$root" rev-parse --verify --quiet "$rev^{commit}" > /dev/null || { echo "ab: no such revision: $rev" >&2; exit 2; }
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/chacha-ab.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# The two trees: only the workspace manifest and the two crates are needed.
+mkdir -p "$scratch/base" "$scratch/work"
+git -C "$root" archive "$rev" Cargo.toml chacha-core chacha-backends | tar -x -C "$scratch/base"
+(cd "$root" && git ls-files -co --exclude-standard -- Cargo.toml chacha-core chacha-backends \
+  | tar -cf - -T - ) | tar -x -C "$scratch/work"
+for tree in base work; do
+  # Each a workspace of the two crates only (the others may not exist at REV); the
+  # members array may span lines.
+  awk '/^members *= *\[/ { skip = 1; print "members = [\"chacha-core\", \"chacha-backends\"]" }
+       skip && /\]/ { skip = 0; next }
+       !skip' "$scratch/$tree/Cargo.toml" > "$scratch/$tree/Cargo.toml.new"
+  mv "$scratch/$tree/Cargo.toml.new" "$scratch/$tree/Cargo.toml"
+done
+for f in "$scratch/base/chacha-core/Cargo.toml" "$scratch/base/chacha-backends/Cargo.toml"; do
+  sed -i '0,/^version = "[^"]*"/s//version = "0.0.0-ab"/' "$f"
+done
+sed -i -E 's/^(chacha-(core|backends) = \{ path = "[^"]*", version = )"[^"]*"/\1"0.0.0-ab"/' "$scratch/base/Cargo.toml"
+
+mkdir -p "$scratch/ab/src"
+cp "$root/benches/ab/main.rs" "$scratch/ab/src/main.rs"
+cp "$root/Cargo.lock" "$scratch/ab/Cargo.lock"
+cat > "$scratch/ab/Cargo.toml" <<TOML
+[package]
+name = "chacha-ab"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+base = { package = "chacha-backends", path = "../base/chacha-backends" }
+work = { package = "chacha-backends", path = "../work/chacha-backends" }
+
+[workspace]
+TOML
+
+echo "ab: base = $rev ($(git -C "$root" rev-parse --short "$rev")), work = the working tree; building..." >&2
+cargo build --release --quiet --manifest-path "$scratch/ab/Cargo.toml" --target-dir "$scratch/target"
+bin=$scratch/target/release/chacha-ab
+if [ -z "$backend" ]; then
+  # The fastest backend of the working tree's table that both trees run here.
+  for b in avx512 avx2 sse2 neon soft; do
+    if "$bin" "$b" "$op" 64 "$rounds" 10 > /dev/null 2>&1; then backend=$b; break; fi
+  done
+fi
+# The CPU, as the report names it (model name, family, model).
+awk -F': ' '/^model name/ && !n { n = $2 } /^cpu family/ && !f { f = $2 } /^model\t/ && !m { m = $2 }
+  END { printf "CPU: %s (family %s, model %s)\n", n, f, m }' /proc/cpuinfo
+for size in ${sizes//,/ }; do
+  n=$samples
+  [ "$size" -ge 262144 ] && n=$(( samples / 20 > 10 ? samples / 20 : 10 ))
+  "$bin" "$backend" "$op" "$size" "$rounds" "$n"
+done
