@@ -63,6 +63,12 @@
 //!   after it. Now the loop runs `sliced16::<.., WHOLE = true>` while 16 whole blocks are
 //!   left (straight-line stores from registers) and the `WHOLE = false` instance once for
 //!   a last set of 15 or 16 with a partial or missing block.
+//! - **`vpshufb` for the 16- and 8-bit rotates** (masks kept opaque), leaving `vprold`
+//!   (port 0 only on Intel) for 12 and 7, so that the rotates split between ports 0 and
+//!   5: `benches/scripts/ab.sh`, ChaCha20 16 KiB 0.533 against 0.463 ticks/B at the
+//!   median (per-call ratio 0.85), 1 MiB 0.89, ChaCha8 16 KiB 0.94. Port 5 also takes the
+//!   transpose's 64 shuffles. Rejected; in the 1-block row kernel the same change measured
+//!   0.97 (fresh 16 and 64 B).
 //! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
 //!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
 //!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
