@@ -39,7 +39,11 @@ pub fn label(tsc_hz: Option<f64>) -> String {
     if let (Some(family), Some(model)) = (field("cpu family"), field("model")) {
         label.push_str(&format!(" (family {family}, model {model})"));
     }
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The machine's CPUs, not the ones this process may use (the report pins itself to
+    // one): `processor` entries, else the parallelism std sees.
+    let listed =
+        info.lines().filter(|line| line.split(':').next().is_some_and(|k| k.trim() == "processor")).count();
+    let cpus = if listed > 0 { listed } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
     label.push_str(&format!(", {cpus} logical CPUs"));
     if let Some(hz) = tsc_hz {
         label.push_str(&format!(", TSC {:.2} GHz", hz / 1e9));
@@ -133,4 +137,13 @@ pub fn tsc_hz(window: Duration) -> Option<f64> {
     }
     rates.sort_by(f64::total_cmp);
     Some(rates[1])
+}
+
+/// Pins the report — this process and its worker processes `workers` (pids) — to the CPU
+/// it runs on now (see the README, "Noise on shared machines"): every racer then runs on
+/// that CPU, so a neighbour that slows one CPU slows them all, and no ratio compares two
+/// CPUs. Called once the workers are running: the build of a worker's binary before that
+/// keeps every CPU. Returns the CPU, or why it could not pin.
+pub fn pin_to_current_cpu(workers: &[u32]) -> Result<usize, String> {
+    crate::ffi::pin_to_current_cpu(workers)
 }

@@ -1,5 +1,6 @@
 //! The only `unsafe` of this package: OpenSSL's `libcrypto` (EVP ChaCha20) and libsodium
-//! (`crypto_stream_*_xor_ic`), loaded at run time with `libloading`, behind a safe API.
+//! (`crypto_stream_*_xor_ic`), loaded at run time with `libloading`, behind a safe API;
+//! and, on Linux, pinning the process to one CPU ([`pin_to_current_cpu`]).
 //!
 //! Nothing links against either library, so `cargo test --workspace` and the report build
 //! on a machine with only the Rust toolchain; [`crypto`] and [`sodium`] say why a library
@@ -262,4 +263,41 @@ impl Sodium {
 pub fn sodium() -> Result<&'static Sodium, &'static str> {
     static SODIUM: OnceLock<Result<Sodium, String>> = OnceLock::new();
     SODIUM.get_or_init(Sodium::load).as_ref().map_err(String::as_str)
+}
+
+/// Pins this process's calling thread and the processes `others` (by pid) to the CPU the
+/// calling thread runs on now; returns that CPU. Threads and processes started afterwards
+/// inherit the mask.
+#[cfg(target_os = "linux")]
+pub fn pin_to_current_cpu(others: &[u32]) -> Result<usize, String> {
+    // SAFETY: `int sched_getcpu(void);` (sched.h) has no preconditions.
+    let cpu = unsafe { libc::sched_getcpu() };
+    let cpu =
+        usize::try_from(cpu).map_err(|_| format!("sched_getcpu: {}", std::io::Error::last_os_error()))?;
+    // `cpu_set_t` is a fixed bit array; CPU_SET would index past it for a larger number.
+    if cpu >= libc::CPU_SETSIZE as usize {
+        return Err(format!("CPU {cpu} is beyond CPU_SETSIZE"));
+    }
+    // SAFETY: `cpu_set_t` is plain data (an array of integers); all zeros is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `cpu < CPU_SETSIZE` (checked above), so the bit lies inside `set`.
+    unsafe { libc::CPU_SET(cpu, &mut set) };
+    for pid in others.iter().map(|&p| libc::pid_t::try_from(p).map_err(|_| format!("pid {p}"))).chain([Ok(0)])
+    {
+        let pid = pid?;
+        // SAFETY: `int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t
+        // *mask);` pid 0 is the calling thread, another a process of ours; the size and
+        // pointer are those of `set`, which lives across the call.
+        let rc = unsafe { libc::sched_setaffinity(pid, size_of::<libc::cpu_set_t>(), &set) };
+        if rc != 0 {
+            return Err(format!("sched_setaffinity({pid}): {}", std::io::Error::last_os_error()));
+        }
+    }
+    Ok(cpu)
+}
+
+/// Not on this OS: the report runs unpinned and says so.
+#[cfg(not(target_os = "linux"))]
+pub fn pin_to_current_cpu(_others: &[u32]) -> Result<usize, String> {
+    Err("pinning to a CPU is only implemented for Linux".into())
 }

@@ -147,6 +147,13 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    // One CPU for every racer from here on: this process and the workers (once they run,
+    // so that building a worker's binary above had every CPU).
+    let pids: Vec<u32> = workers.iter().map(|w| w.borrow().pid()).collect();
+    let pinned = match cpu::pin_to_current_cpu(&pids) {
+        Ok(n) => format!("Pinned to CPU {n}: every racer runs there, those in worker processes too"),
+        Err(why) => format!("Not pinned to a CPU ({why}): racers may run on different CPUs"),
+    };
     out.say(&format!(
         "Measuring: ours on {}; peers: {}",
         if options.backends.is_empty() {
@@ -160,6 +167,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
             if names.is_empty() { "none".to_string() } else { names.join(", ") }
         }
     ));
+    out.say(&pinned);
     if std::env::var_os("OPENSSL_ia32cap").is_some() {
         notes.push("- note: OPENSSL_ia32cap is set in this environment, so the `openssl` rows are not OpenSSL's default path".into());
     }
