@@ -116,6 +116,15 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         Self::from_state(State::new(key, nonce), kernel)
     }
 
+    /// [`from_state`](Self::from_state), never inlined: for a caller that wraps the
+    /// cipher (`XChaCha`). Inlined there, it built the cipher in a temporary that a
+    /// 304-byte `memcpy` then moved into the wrapper; a call returns it into the
+    /// wrapper's place directly.
+    #[inline(never)]
+    pub(crate) fn from_state_in_place(state: State<V>, kernel: K) -> Self {
+        Self::from_state(state, kernel)
+    }
+
     pub(crate) fn from_state(state: State<V>, kernel: K) -> Self {
         Self { state, kernel, ahead: [[0; 64]; BATCH], used: 0, end: 0, warm: false, _rounds: R::default() }
     }
