@@ -69,6 +69,12 @@
 //!   median (per-call ratio 0.85), 1 MiB 0.89, ChaCha8 16 KiB 0.94. Port 5 also takes the
 //!   transpose's 64 shuffles. Rejected; in the 1-block row kernel the same change measured
 //!   0.97 (fresh 16 and 64 B).
+//! - **Split rotates in the one-block rows**: `(d ^ a) <<< n` as `(d <<< n) ^ (a << n) ^
+//!   (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add, two parallel
+//!   shifts and one `vpternlogd`: 3 cycles by the latency tables on both CPUs against 4 on
+//!   Zen 4 (2-cycle `vprold`). On Intel the chain measured 3.06 ticks per step against 2.59
+//!   (inline asm), and `ab.sh` 0.75× at 16 and 64 B. Removed; commit `3285df3` has it, for
+//!   `benches/scripts/ab.sh 3285df3 avx512 xor 16,64` on Zen 4.
 //! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
 //!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
 //!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
@@ -644,28 +650,6 @@ rows_impl!(
 );
 
 impl Rows<__m128i> {
-    /// [`ad`](Self::ad) with a shorter chain: `(d ^ a) <<< N` is
-    /// `(d <<< N) ^ (a << N) ^ (a >> (32 - N))`, and `d <<< N` is computed while `a` is (d
-    /// is ready a step earlier), so after the add only two shifts side by side and one
-    /// three-way XOR (`vpternlogd`) remain. By the latency tables (PERF-NOTES) a step is
-    /// then 3 cycles on both CPUs, against 4 on Zen 4 (2-cycle `vprold`) and 3 on Intel.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn ad_split<const N: i32, const M: i32>(&mut self) {
-        let rd = _mm_rol_epi32::<N>(self.d);
-        self.a = _mm_add_epi32(self.a, self.b);
-        self.d = _mm_ternarylogic_epi32::<0x96>(rd, _mm_slli_epi32::<N>(self.a), _mm_srli_epi32::<M>(self.a));
-    }
-
-    /// [`cb`](Self::cb) with the shorter chain of [`ad_split`](Self::ad_split).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn cb_split<const N: i32, const M: i32>(&mut self) {
-        let rb = _mm_rol_epi32::<N>(self.b);
-        self.c = _mm_add_epi32(self.c, self.d);
-        self.b = _mm_ternarylogic_epi32::<0x96>(rb, _mm_slli_epi32::<N>(self.c), _mm_srli_epi32::<M>(self.c));
-    }
-
     /// Writes the block to `io`, row by row (rows a, b, c, d are bytes 0–15, 16–31, 32–47,
     /// 48–63: no shuffle needed).
     #[inline]
@@ -724,24 +708,6 @@ macro_rules! row_double_rounds {
     };
 }
 
-/// The double rounds of one xmm row chain with the steps of [`Rows::ad_split`].
-macro_rules! row_double_rounds_split {
-    ($r:ty; $x:ident) => {
-        for _ in 0..<$r>::DOUBLE_ROUNDS {
-            $x.ad_split::<16, 16>();
-            $x.cb_split::<12, 20>();
-            $x.ad_split::<8, 24>();
-            $x.cb_split::<7, 25>();
-            $x.diagonalize();
-            $x.ad_split::<16, 16>();
-            $x.cb_split::<12, 20>();
-            $x.ad_split::<8, 24>();
-            $x.cb_split::<7, 25>();
-            $x.undiagonalize();
-        }
-    };
-}
-
 /// A row kernel over one or more chains, each named `(state, input copy): type`, the
 /// blocks from `counter` on in chain order.
 macro_rules! rows_kernel {
@@ -771,21 +737,10 @@ macro_rules! rows_kernel {
     };
 }
 
-/// 1 block in xmm, with the split steps of [`Rows::ad_split`].
-#[inline]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn rows_1<R: Rounds, V: Variant, const XOR: bool>(
-    state: &State<V>,
-    counter: u64,
-    io: &mut Io<'_, XOR>,
-    tail: &mut Block,
-) {
-    let i0 = Rows::<__m128i>::at(state, counter);
-    let mut x0 = i0;
-    row_double_rounds_split!(R; x0);
-    x0.add(&i0);
-    x0.put(io, tail);
-}
+rows_kernel!(
+    /// 1 block in xmm.
+    rows_1: (x0, i0): __m128i
+);
 rows_kernel!(
     /// 2 blocks in ymm.
     rows_2: (x0, i0): __m256i
