@@ -46,12 +46,12 @@ impl Worker {
         Ok(worker)
     }
 
-    /// One request, one reply: the reply's words after `ok`.
     /// The worker process's id.
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
+    /// One request, one reply: the reply's words after `ok`.
     pub fn request(&mut self, line: &str) -> Result<Vec<String>, String> {
         let who = self.peer.id();
         let stdin = self.stdin.as_mut().ok_or_else(|| format!("worker {who}: closed"))?;
