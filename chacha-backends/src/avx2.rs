@@ -112,23 +112,16 @@ impl Kernel for Avx2 {
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
         let len = buf.len();
         let (inp, out) = buf.into_raw();
-        let dest = Dest { inp, out, whole: len / 64, tail: tail.as_mut_ptr() };
         // SAFETY: an Avx2 exists only if detect() saw AVX2; `inp` and `out` are valid for
         // `len` bytes (they come from one `InOutBuf`) and `tail` for 64.
-        unsafe { xor_avx2::<R, V>(state, dest, len) }
+        unsafe { xor_avx2::<R, V>(state, inp, out, len, tail.as_mut_ptr()) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let dest = Dest {
-            inp: core::ptr::null(),
-            out: out.as_mut_ptr().cast(),
-            whole: out.len(),
-            tail: core::ptr::null_mut(),
-        };
         // SAFETY: an Avx2 exists only if detect() saw AVX2; `out` is valid for all its
-        // blocks, and no block past them is emitted (so `tail` is never used).
-        unsafe { run::<R, V, false>(state, out.len(), dest) }
+        // blocks.
+        unsafe { fill_avx2::<R, V>(state, out.as_mut_ptr().cast(), out.len()) }
     }
 
     #[inline]
@@ -264,10 +257,20 @@ unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
 
 /// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes.
 ///
+/// The destination comes as scalars, in registers: a [`Dest`] argument (four words) goes
+/// through memory in the Rust ABI, four stores on every call (see `avx512::run`).
+///
 /// # Safety
-/// As [`emit`], for every block of `len` bytes.
+/// `inp` and `out` are valid for `len` bytes (the same or not overlapping), `tail` for 64.
 #[target_feature(enable = "avx2")]
-unsafe fn xor_avx2<R: Rounds, V: Variant>(state: &State<V>, d: Dest, len: usize) {
+unsafe fn xor_avx2<R: Rounds, V: Variant>(
+    state: &State<V>,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    tail: *mut u8,
+) {
+    let d = Dest { inp, out, whole: len / 64, tail };
     // SAFETY: the caller's guarantee.
     unsafe { run::<R, V, true>(state, len.div_ceil(64), d) };
     let rem = len % 64;
@@ -276,6 +279,19 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(state: &State<V>, d: Dest, len: usize)
         // SAFETY: the last `rem` bytes of the buffers, and the 64 bytes of `tail`.
         unsafe { xor_partial(d.inp.wrapping_add(at), d.out.wrapping_add(at), d.tail, rem) };
     }
+}
+
+/// Raw keystream for `blocks` whole blocks at `out` (arguments in registers, as for
+/// [`xor_avx2`]).
+///
+/// # Safety
+/// `out` is valid for writing `64 * blocks` bytes.
+#[target_feature(enable = "avx2")]
+unsafe fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: *mut u8, blocks: usize) {
+    let d = Dest { inp: core::ptr::null(), out, whole: blocks, tail: core::ptr::null_mut() };
+    // SAFETY: the caller's guarantee; no block past `blocks` is emitted, so `tail` is
+    // never used.
+    unsafe { run::<R, V, false>(state, blocks, d) }
 }
 
 /// Picks the kernels for `blocks` blocks: 8 at a time, then the narrowest kernels that

@@ -136,18 +136,20 @@ impl Avx512 {
 impl Kernel for Avx512 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        let mut io = Io::<true>::xor(buf);
-        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
-        unsafe { run::<R, V, true>(state, &mut io, tail) }
+        let (inp, out, len) = Io::<true>::xor(buf).into_parts();
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
+        // the parts are an `Io`'s.
+        unsafe { run::<R, V, true>(state, inp, out, len, tail) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let mut io = Io::<false>::fill(out);
+        let (inp, out, len) = Io::<false>::fill(out).into_parts();
         // Never written: a fill has no partial block.
         let mut unused = [0u8; BLOCK_LEN];
-        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
-        unsafe { run::<R, V, false>(state, &mut io, &mut unused) }
+        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
+        // the parts are an `Io`'s.
+        unsafe { run::<R, V, false>(state, inp, out, len, &mut unused) }
     }
 
     #[inline]
@@ -201,6 +203,23 @@ impl<'a> Io<'a, false> {
 }
 
 impl<const XOR: bool> Io<'_, XOR> {
+    /// The cursor as three words, for [`run`]: passed as arguments, they stay in
+    /// registers (see there).
+    #[inline(always)]
+    fn into_parts(self) -> (*const u8, *mut u8, usize) {
+        (self.inp, self.out, self.len)
+    }
+
+    /// The cursor back from [`Io::into_parts`].
+    ///
+    /// # Safety
+    /// `inp`, `out` and `len` come from `into_parts` of an `Io` with the same `XOR`, and
+    /// its buffer is still borrowed for the new one's lifetime.
+    #[inline(always)]
+    unsafe fn from_parts(inp: *const u8, out: *mut u8, len: usize) -> Self {
+        Io { inp, out, len, _buf: PhantomData }
+    }
+
     /// Blocks still to write (a partial last block counts as one).
     #[inline(always)]
     fn blocks(&self) -> usize {
@@ -356,9 +375,26 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 /// |---|---|
 /// | ≥ 15 | 16 word-sliced in zmm, repeated (one spare lane for 15) |
 /// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
+///
+/// The cursor comes as the three words of [`Io::into_parts`]: rebuilt here, it lives in
+/// registers. Passed as `&mut Io` (or as an `Io`, which the Rust ABI passes through
+/// memory), the caller stored it and every block written stored it back — for a fresh
+/// 64-byte message 6 of the about 55 stores, which bound how far the next message can
+/// start early while the core's other hardware thread is busy (see `benches/README.md`).
+///
+/// # Safety
+/// As [`Io::from_parts`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, io: &mut Io<'_, XOR>, tail: &mut Block) {
+unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
+    state: &State<V>,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    tail: &mut Block,
+) {
+    // SAFETY: the caller's guarantee.
+    let io = &mut unsafe { Io::<XOR>::from_parts(inp, out, len) };
     let mut counter = state.counter();
     // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
     // The bulk: 16 whole blocks at a time, written straight from registers. The last 15

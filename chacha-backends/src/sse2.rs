@@ -108,8 +108,11 @@ impl Sse2 {
 impl Kernel for Sse2 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2 enables.
-        unsafe { xor_sse2::<R, V>(state, buf, tail) }
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2
+        // enables; the parts are an `InOutBuf`'s, whose borrow this call holds.
+        unsafe { xor_sse2::<R, V>(state, inp, out, len, tail) }
     }
 
     #[inline]
@@ -146,11 +149,26 @@ type Rows = [__m128i; 4];
 /// call computes a block the request does not need. The wide kernel has one call site
 /// per width here, so it is inlined and its output goes from registers through the
 /// transpose straight into the XOR.
+///
+/// The buffer comes as the parts of an `InOutBuf` (pointers and length in registers): an
+/// `InOutBuf` argument, three words, goes through memory in the Rust ABI, three stores on
+/// every call (see `avx512::run`).
+///
+/// # Safety
+/// `inp`, `out` and `len` are the parts of an `InOutBuf` borrowed for this call.
 // Never inlined: all SSE2 code of the module stays inside the three entry points, where
 // `scripts/check-sse2-isa.sh` finds it by name.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-fn xor_sse2<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+unsafe fn xor_sse2<R: Rounds, V: Variant>(
+    state: &State<V>,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    tail: &mut Block,
+) {
+    // SAFETY: the caller's guarantee.
+    let buf = unsafe { InOutBuf::from_raw(inp, out, len) };
     let whole = buf.len() / BLOCK_LEN;
     // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
     let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
