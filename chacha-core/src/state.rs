@@ -50,12 +50,9 @@ pub struct State<V: Variant> {
 
 impl<V: Variant> State<V> {
     /// The state for `key` and `nonce`, at block counter 0.
+    #[inline]
     pub fn new(key: &[u8; 32], nonce: &V::Nonce) -> Self {
-        let mut words = [0u32; 16];
-        words[..4].copy_from_slice(&CONSTANTS);
-        for (word, bytes) in words[4..12].iter_mut().zip(key.chunks_exact(4)) {
-            *word = le_word(bytes);
-        }
+        let k = |i: usize| le_word(&key[4 * i..]);
         // Words 14 and 15 (the nonce's last 8 bytes in both layouts) from one 64-bit value,
         // which LLVM stores as one 8-byte store: the SIMD kernels read the two words with
         // one 8-byte load, and a load that spans two earlier stores cannot be
@@ -63,12 +60,18 @@ impl<V: Variant> State<V> {
         // latency path of a fresh message).
         let nonce = nonce.as_ref();
         let (first, last) = nonce.split_at(nonce.len() - 8);
-        if let Some(word) = words[12 + V::COUNTER_WORDS..14].first_mut() {
-            *word = le_word(first);
-        }
         let last = u64::from_le_bytes(last.try_into().expect("8 bytes"));
-        words[14] = last as u32;
-        words[15] = (last >> 32) as u32;
+        // Word 13: the nonce's first 4 bytes (RFC 8439), or the counter's high half (0).
+        let w13 = if V::COUNTER_WORDS == 1 { le_word(first) } else { 0 };
+        // One array expression: filled in place (`copy_from_slice` into a zeroed array
+        // made LLVM copy the constants and key through a stack temporary first: three
+        // dead 16-byte stores on every new cipher).
+        #[rustfmt::skip]
+        let words = [
+            CONSTANTS[0], CONSTANTS[1], CONSTANTS[2], CONSTANTS[3],
+            k(0), k(1), k(2), k(3), k(4), k(5), k(6), k(7),
+            0, w13, last as u32, (last >> 32) as u32,
+        ];
         Self { words, ended: false, _variant: PhantomData }
     }
 

@@ -84,14 +84,87 @@ impl NonceSize for Legacy {
 pub struct ChaCha<R: Rounds, V: Variant, K: Kernel = Backend> {
     state: State<V>,
     kernel: K,
-    /// Keystream of the blocks just before `state`'s position; bytes `used..end` are not
-    /// used yet (none when `used == end`).
-    ahead: [Block; BATCH],
+    /// Keystream of the blocks just before `state`'s position; bytes `used..end` of
+    /// [`Ahead::bytes`] are not used yet (none when `used == end`).
+    ahead: Ahead,
     used: u16,
     end: u16,
     /// A call has been made: from now on short calls batch.
     warm: bool,
     _rounds: R,
+}
+
+/// The keystream buffer, made only as large as it has been needed.
+///
+/// A fresh cipher has none, so making one writes no buffer: with the 256 bytes zeroed by
+/// `new`, a fresh 64-byte message made 16 of its about 55 stores there, and on a core whose
+/// other hardware thread is busy the stores of one message decide how early the next can
+/// start (a fresh 16- or 64-byte message about 10 % faster in those phases without them,
+/// Intel Xeon EMR; `benches/README.md`, "Noise on shared machines"). A partial block or a
+/// seek into a block makes `One` (64 bytes), the first short-call batch `Batch`.
+#[derive(Clone)]
+enum Ahead {
+    Empty,
+    One(Block),
+    Batch([Block; BATCH]),
+}
+
+impl Ahead {
+    /// The buffered keystream blocks' bytes.
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Ahead::Empty => &[],
+            Ahead::One(block) => block,
+            Ahead::Batch(blocks) => blocks.as_flattened(),
+        }
+    }
+
+    /// The first block, for the kernel to write (the previous contents are not kept).
+    #[inline(always)]
+    fn first(&mut self) -> &mut Block {
+        if let Ahead::Empty = self {
+            *self = Ahead::One([0; 64]);
+        }
+        match self {
+            Ahead::One(block) | Ahead::Batch([block, ..]) => block,
+            Ahead::Empty => unreachable!("made `One` above"),
+        }
+    }
+
+    /// All [`BATCH`] blocks, for the kernel to write (the previous contents are not kept).
+    #[inline(always)]
+    fn batch(&mut self) -> &mut [Block; BATCH] {
+        if !matches!(self, Ahead::Batch(_)) {
+            // The block of `One` is not used any more; the new value may not lie over all
+            // of it, so it is wiped first.
+            self.wipe();
+            *self = Ahead::Batch([[0; 64]; BATCH]);
+        }
+        match self {
+            Ahead::Batch(blocks) => blocks,
+            Ahead::Empty | Ahead::One(_) => unreachable!("made `Batch` above"),
+        }
+    }
+
+    /// Wipes the buffered keystream (with the `zeroize` feature; without it, nothing is
+    /// secret beyond the key, which the cipher does not wipe either).
+    #[inline(always)]
+    fn wipe(&mut self) {
+        #[cfg(feature = "zeroize")]
+        {
+            use zeroize::Zeroize;
+            // As one byte slice: `zeroize` wipes a slice with one fill behind an
+            // optimization barrier, but an array of arrays byte by byte with volatile
+            // writes, which measured about 230 TSC ticks per dropped instance (Intel Xeon
+            // EMR; a fresh 16-byte message is about 190–240 in all).
+            match self {
+                Ahead::Empty => {}
+                Ahead::One(block) => block.zeroize(),
+                Ahead::Batch(blocks) => blocks.as_flattened_mut().zeroize(),
+            }
+        }
+    }
 }
 
 impl<R: Rounds, V: Variant> ChaCha<R, V, Backend> {
@@ -120,13 +193,14 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// cipher (`XChaCha`). Inlined there, it built the cipher in a temporary that a
     /// 304-byte `memcpy` then moved into the wrapper; a call returns it into the
     /// wrapper's place directly.
+    #[cfg(feature = "xchacha")]
     #[inline(never)]
     pub(crate) fn from_state_in_place(state: State<V>, kernel: K) -> Self {
         Self::from_state(state, kernel)
     }
 
     pub(crate) fn from_state(state: State<V>, kernel: K) -> Self {
-        Self { state, kernel, ahead: [[0; 64]; BATCH], used: 0, end: 0, warm: false, _rounds: R::default() }
+        Self { state, kernel, ahead: Ahead::Empty, used: 0, end: 0, warm: false, _rounds: R::default() }
     }
 
     /// The kernel this cipher runs on.
@@ -156,7 +230,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         let n = buf.len().min(self.buffered());
         let (mut head, rest) = buf.split_at(n);
         let used = usize::from(self.used);
-        head.xor_in2out(&self.ahead.as_flattened()[used..used + n]);
+        head.xor_in2out(&self.ahead.bytes()[used..used + n]);
         self.used += n as u16;
         rest
     }
@@ -177,14 +251,15 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
-                .fill::<R, K>(self.kernel, &mut self.ahead[..blocks])
+                .fill::<R, K>(self.kernel, &mut self.ahead.batch()[..blocks])
                 .expect("end of keystream reached");
             (self.used, self.end) = (0, (blocks * 64) as u16);
             self.use_ahead(buf);
             return;
         }
         let partial = buf.len() % 64;
-        self.state.xor::<R, K>(self.kernel, buf, &mut self.ahead[0]).expect("end of keystream reached");
+        // (Whole blocks only: the kernel leaves `tail` as it is, but needs one.)
+        self.state.xor::<R, K>(self.kernel, buf, self.ahead.first()).expect("end of keystream reached");
         (self.used, self.end) = if partial == 0 { (0, 0) } else { (partial as u16, 64) };
         self.warm = true;
     }
@@ -198,7 +273,8 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         (self.used, self.end) = (0, 0);
         if byte != 0 {
             // Inside block `block`: its keystream is buffered from byte `byte` on.
-            self.state.fill::<R, K>(self.kernel, &mut self.ahead[..1]).map_err(|_| StreamCipherError)?;
+            let block = core::slice::from_mut(self.ahead.first());
+            self.state.fill::<R, K>(self.kernel, block).map_err(|_| StreamCipherError)?;
             (self.used, self.end) = (u16::from(byte), 64);
         }
         Ok(())
@@ -306,11 +382,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     fn wipe(&mut self) {
         use zeroize::Zeroize;
         self.state.zeroize();
-        // As one byte slice: `zeroize` wipes a slice with one fill behind an optimization
-        // barrier, but an array of arrays byte by byte with volatile writes, which measured
-        // about 230 TSC ticks per dropped instance (Intel Xeon EMR; a fresh 16-byte message
-        // is about 190–240 in all).
-        self.ahead.as_flattened_mut().zeroize();
+        self.ahead.wipe();
         self.used.zeroize();
         self.end.zeroize();
     }
@@ -338,7 +410,7 @@ pub(crate) mod tests {
     pub(crate) fn check_wiped<R: Rounds, V: Variant, K: Kernel>(c: &mut ChaCha<R, V, K>) {
         c.wipe();
         assert_eq!(c.state.words(), &[0; 16], "state words");
-        assert_eq!(c.ahead, [[0; 64]; BATCH], "keystream buffer");
+        assert!(c.ahead.bytes().iter().all(|&b| b == 0), "keystream buffer");
         assert_eq!((c.used, c.end, c.remaining()), (0, 0, 0));
         assert!(c.try_apply_keystream(&mut [0u8; 1]).is_err());
     }
@@ -349,7 +421,10 @@ pub(crate) mod tests {
             // A partial block buffered.
             let mut c = ChaCha12::with_backend(&[0xAB; 32], &[0xCD; 12], backend);
             c.apply_keystream(&mut [0u8; 100]);
-            assert_ne!(c.ahead[0], [0; 64], "{backend:?}: the test needs keystream in the buffer");
+            assert!(
+                matches!(c.ahead, Ahead::One(b) if b != [0; 64]),
+                "{backend:?}: the test needs keystream in the buffer"
+            );
             check_wiped(&mut c);
 
             // The short-call batch (every `ahead` block in use on the SIMD kernels).
@@ -358,7 +433,7 @@ pub(crate) mod tests {
             c.apply_keystream(&mut [0u8; 16]);
             let batched = usize::from(c.end) / 64;
             assert_eq!(batched, backend.free_blocks().min(BATCH), "{backend:?}");
-            assert!(c.ahead[..batched].iter().all(|b| *b != [0; 64]), "{backend:?}");
+            assert!(c.ahead.bytes()[..64 * batched].chunks(64).all(|b| b != [0; 64]), "{backend:?}");
             check_wiped(&mut c);
 
             // Seeked into the middle of a block (that block buffered).
