@@ -25,27 +25,14 @@ impl Soft {
 }
 
 impl Kernel for Soft {
+    /// Inlined into the caller (the `Backend` dispatch), so that the `InOutBuf` copy an
+    /// out-of-line call takes (the Rust ABI passes a three-word struct through memory) is
+    /// made in this backend's arm only: before, the caller stored it before choosing the
+    /// arm, three stores on every SIMD backend's call too. (`reborrow` makes the copy a new
+    /// value of this arm; passed on as it is, LLVM still stored it up front.)
+    #[inline(always)]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        let mut counter = state.counter();
-        // Whole blocks: fixed-size copies through a local, which the compiler inlines as a
-        // few vector moves (a variable-length copy would be a `memcpy` call per block).
-        while buf.len() >= 64 {
-            let (mut head, rest) = buf.split_at(64);
-            let input: &Block = head.get_in().try_into().expect("64 bytes");
-            let mut data = *input;
-            for (d, k) in data.iter_mut().zip(&block::<R, V>(state, counter)) {
-                *d ^= k;
-            }
-            let output: &mut Block = head.get_out().try_into().expect("64 bytes");
-            *output = data;
-            counter = counter.wrapping_add(1);
-            buf = rest;
-        }
-        // A partial last block: its whole keystream goes to `tail` for the caller.
-        if !buf.is_empty() {
-            *tail = block::<R, V>(state, counter);
-            buf.xor_in2out(&tail[..buf.len()]);
-        }
+        xor_blocks::<R, V>(state, buf.reborrow(), tail)
     }
 
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
@@ -68,6 +55,31 @@ impl Kernel for Soft {
             bytes.copy_from_slice(&w.to_le_bytes());
         }
         out
+    }
+}
+
+/// [`Kernel::xor`] for [`Soft`]: whole blocks, then a partial last block.
+#[inline(never)]
+fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let mut counter = state.counter();
+    // Whole blocks: fixed-size copies through a local, which the compiler inlines as a
+    // few vector moves (a variable-length copy would be a `memcpy` call per block).
+    while buf.len() >= 64 {
+        let (mut head, rest) = buf.split_at(64);
+        let input: &Block = head.get_in().try_into().expect("64 bytes");
+        let mut data = *input;
+        for (d, k) in data.iter_mut().zip(&block::<R, V>(state, counter)) {
+            *d ^= k;
+        }
+        let output: &mut Block = head.get_out().try_into().expect("64 bytes");
+        *output = data;
+        counter = counter.wrapping_add(1);
+        buf = rest;
+    }
+    // A partial last block: its whole keystream goes to `tail` for the caller.
+    if !buf.is_empty() {
+        *tail = block::<R, V>(state, counter);
+        buf.xor_in2out(&tail[..buf.len()]);
     }
 }
 
