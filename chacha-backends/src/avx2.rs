@@ -8,7 +8,7 @@
 //! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
 //! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
 //! | 2 | `k2`: one chain of rows | same |
-//! | 1 | `k1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)) | one row per `__m128i` |
+//! | 1 | `k1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)); a request of 1–64 bytes runs it alone, in `xor_avx2_1` | one row per `__m128i` |
 //!
 //! A request never computes more than one block it does not use. Whole blocks are XORed
 //! from input to output straight out of registers (load, XOR, store); a partial last

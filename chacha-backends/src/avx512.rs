@@ -7,7 +7,7 @@
 //! | blocks left | kernel | layout |
 //! |---|---|---|
 //! | ≥ 15 | `sliced16`: 16 blocks in zmm, repeated; one spare lane for 15 | word-sliced |
-//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4) | rows |
+//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1` | rows |
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32

@@ -69,6 +69,14 @@
 //!   is 4 cycles per step, since each rotation is two dependent instructions; scalar `rol`
 //!   is one, but 16 words and the pointers do not fit in 15 registers). Row layout kept: it
 //!   is also HChaCha's kernel, and it has no spills.
+//! - Row d and the wide kernel's words 13–15 without a 16-byte load of the state (LLVM
+//!   loads words 13–15 and the 4 bytes after them with one `movdqu`, which spans three of
+//!   `State::new`'s stores and so cannot be store-forwarded; the AVX2 and AVX-512
+//!   one-block kernels lost 12 % to such a load of row d): the row from an 8-byte load of
+//!   words 14–15 and the counter and word 13 in a general register, rows a–c as 16-byte
+//!   loads. A fresh-message A/B in one process: 16 and 64 B 1.5 % slower, 256 B and 1 KiB
+//!   equal. Not kept. Why the spanning load costs nothing measurable here, when it cost
+//!   the other backends' row kernels 12 %, is not known.
 //! - The bench report (medians on a loaded 2-core machine, so ratios only): against the
 //!   published `chacha20` 0.10.2 forced to its SSE2 backend (`--cfg chacha20_backend="sse2"`),
 //!   1.9× at 16 KiB, 1.2× at 1 KiB, 2.0–2.4× at 16–64 B; against `soft` 2.0–2.2× at 16 KiB
