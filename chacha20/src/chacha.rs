@@ -259,7 +259,8 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             return;
         }
         let partial = buf.len() % 64;
-        // (Whole blocks only: the kernel leaves `tail` as it is, but needs one.)
+        // `first()` takes a partial last block's keystream; for whole blocks only, the
+        // kernel leaves it as it is (but the contract wants one).
         self.state.xor::<R, K>(self.kernel, buf, self.ahead.first()).expect("end of keystream reached");
         (self.used, self.end) = if partial == 0 { (0, 0) } else { (partial as u16, 64) };
         self.warm = true;
