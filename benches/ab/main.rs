@@ -8,6 +8,13 @@
 //! percentiles. Ticks are TSC ticks (`rdtsc` around each call, so a call of a few hundred
 //! ticks carries the ~20-tick cost of reading the TSC).
 //!
+//! `fresh` times the `chacha20` front instead, as the report's fresh-instance rows do: a
+//! sample is a batch of [`FRESH_BATCH`] messages, each a new cipher (`with_backend`) and
+//! one `apply_keystream`, one after the other. Consecutive fresh messages are independent
+//! and overlap in the core; how much depends on how many instructions and stores each
+//! makes (benches/README.md, "Noise on shared machines"), which one call per sample would
+//! not show.
+//!
 //! Not a workspace member: the script copies it into a scratch crate next to the two
 //! trees (see the script for why).
 
@@ -32,6 +39,7 @@ macro_rules! timer {
                 Op::Fill(8) => b.fill::<R8, Ietf>(&state, blocks),
                 Op::Fill(12) => b.fill::<R12, Ietf>(&state, blocks),
                 Op::Fill(_) => b.fill::<R20, Ietf>(&state, blocks),
+                Op::Fresh(_) => unreachable!("fresh messages are timed by fresh_timer"),
             }
             // SAFETY: as above.
             let t1 = unsafe { _rdtsc() };
@@ -40,8 +48,58 @@ macro_rules! timer {
         }
     };
 }
-timer!(time_base, base);
-timer!(time_work, work);
+
+/// Messages per `fresh` sample.
+const FRESH_BATCH: u64 = 100;
+
+/// A batch of fresh messages of one tree's `chacha20` front: TSC ticks per message.
+macro_rules! fresh_timer {
+    ($name:ident, $krate:ident) => {
+        fn $name(backend: &str, rounds: u32, buf: &mut [u8]) -> Option<u64> {
+            use $krate::{ChaCha8, ChaCha12, ChaCha20, StreamCipher};
+            let b = $krate::Backend::by_name(backend)?;
+            let (key, nonce) = ([7u8; 32], [1u8; 12]);
+            macro_rules! batch {
+                ($cipher:ty) => {
+                    for _ in 0..FRESH_BATCH {
+                        let mut c = <$cipher>::with_backend(black_box(&key), black_box(&nonce).into(), b);
+                        c.apply_keystream(black_box(&mut *buf));
+                    }
+                };
+            }
+            // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
+            let t0 = unsafe { _rdtsc() };
+            match rounds {
+                8 => batch!(ChaCha8),
+                12 => batch!(ChaCha12),
+                _ => batch!(ChaCha20),
+            }
+            // SAFETY: as above.
+            let t1 = unsafe { _rdtsc() };
+            black_box(&buf);
+            Some((t1 - t0) / FRESH_BATCH)
+        }
+    };
+}
+
+timer!(time_kernel_base, base_backends);
+timer!(time_kernel_work, work_backends);
+fresh_timer!(time_fresh_base, base);
+fresh_timer!(time_fresh_work, work);
+
+fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
+    match op {
+        Op::Fresh(r) => time_fresh_base(backend, r, buf),
+        _ => time_kernel_base(backend, op, buf, blocks),
+    }
+}
+
+fn time_work(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
+    match op {
+        Op::Fresh(r) => time_fresh_work(backend, r, buf),
+        _ => time_kernel_work(backend, op, buf, blocks),
+    }
+}
 
 #[derive(Clone, Copy)]
 enum Op {
@@ -49,12 +107,14 @@ enum Op {
     Xor(u32),
     /// `fill` of the buffer's whole blocks.
     Fill(u32),
+    /// A batch of fresh `chacha20` ciphers, each applied to the whole buffer.
+    Fresh(u32),
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
-        eprintln!("usage: ab BACKEND xor|fill SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
+        eprintln!("usage: ab BACKEND xor|fill|fresh SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
         return ExitCode::from(2);
     };
     let rounds: u32 = rounds.parse().expect("ROUNDS: 8, 12 or 20");
@@ -62,8 +122,9 @@ fn main() -> ExitCode {
     let op = match op.as_str() {
         "xor" => Op::Xor(rounds),
         "fill" => Op::Fill(rounds),
+        "fresh" => Op::Fresh(rounds),
         _ => {
-            eprintln!("ab: the operation is xor or fill, not {op}");
+            eprintln!("ab: the operation is xor, fill or fresh, not {op}");
             return ExitCode::from(2);
         }
     };
@@ -96,7 +157,11 @@ fn main() -> ExitCode {
         println!(
             "{backend} {} R{rounds} {len:>8} B: base min {:7.3} med {:7.3} | work min {:7.3} med {:7.3} ticks/B | \
              base/work p10 {:.3} med {:.3} p90 {:.3}",
-            if matches!(op, Op::Xor(_)) { "xor " } else { "fill" },
+            match op {
+                Op::Xor(_) => "xor  ",
+                Op::Fill(_) => "fill ",
+                Op::Fresh(_) => "fresh",
+            },
             per_byte(q(&mut base, 0)),
             per_byte(q(&mut base, 50)),
             per_byte(q(&mut work, 0)),

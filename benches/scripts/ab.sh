@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# One backend's kernel from two source trees, timed call by call in one process:
+# One backend's kernel (or the chacha20 front on it) from two source trees, timed call by
+# call in one process:
 #
-#   benches/scripts/ab.sh REV [BACKEND] [xor|fill] [SIZES] [ROUNDS] [SAMPLES]
+#   benches/scripts/ab.sh REV [BACKEND] [OPS] [SIZES] [ROUNDS] [SAMPLES]
 #
 #   REV      a git revision: the "base" tree (e.g. HEAD, HEAD~1, dfe5cf9)
 #   BACKEND  as Backend::name() spells it             [default: the fastest this CPU runs]
+#   OPS      comma-separated: xor, fill (a Kernel call), fresh (batches of 100 fresh
+#            chacha20 ciphers, with_backend + apply_keystream: the report's
+#            fresh-instance rows)                     [default: xor]
 #   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
 #   ROUNDS   8, 12 or 20                              [default: 20]
 #   SAMPLES  calls per tree and size                  [default: 2000; 1 MiB calls: ÷ 20]
@@ -17,20 +21,20 @@
 # shared machines"); the report then shows the change beside the peers.
 #
 # How: both trees are copied into a scratch directory (REV by `git archive`), the base
-# tree's chacha-core and chacha-backends get the version 0.0.0-ab (Cargo cannot lock two
-# packages of one name and version), and benches/ab/main.rs is built there against both
-# as a crate of its own, release profile, with the RUSTFLAGS of the environment. x86_64
-# only (`rdtsc`). Needs REV to have `Backend::by_name` and the `Kernel` trait of
-# chacha-core (every revision since the backends were made pluggable).
+# tree's library crates get the version 0.0.0-ab (Cargo cannot lock two packages of one
+# name and version), and benches/ab/main.rs is built there against both as a crate of
+# its own, release profile, with the RUSTFLAGS of the environment. x86_64 only (`rdtsc`).
+# Needs REV to have `Backend::by_name` and the `Kernel` trait of chacha-core (every
+# revision since the backends were made pluggable).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 rev=$1
 backend=${2:-}
-op=${3:-xor}
+ops=${3:-xor}
 sizes=${4:-64,256,1024,16384,1048576}
 rounds=${5:-20}
 samples=${6:-2000}
@@ -40,23 +44,30 @@ git -C "$root" rev-parse --verify --quiet "$rev^{commit}" > /dev/null || { echo 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/chacha-ab.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-# The two trees: only the workspace manifest and the two crates are needed.
+# The two trees: the workspace manifest and the library crates (chacha20 names chacha-rng
+# as an optional dependency and the test data as a dev-dependency, so Cargo reads both;
+# older revisions have neither).
+crates=(chacha-core chacha-backends chacha20 chacha-rng testdata)
 mkdir -p "$scratch/base" "$scratch/work"
-git -C "$root" archive "$rev" Cargo.toml chacha-core chacha-backends | tar -x -C "$scratch/base"
-(cd "$root" && git ls-files -co --exclude-standard -- Cargo.toml chacha-core chacha-backends \
+mapfile -t at_rev < <(git -C "$root" ls-tree --name-only "$rev" -- "${crates[@]}")
+git -C "$root" archive "$rev" Cargo.toml "${at_rev[@]}" | tar -x -C "$scratch/base"
+(cd "$root" && git ls-files -co --exclude-standard -- Cargo.toml "${crates[@]}" \
   | tar -cf - -T - ) | tar -x -C "$scratch/work"
 for tree in base work; do
-  # Each a workspace of the two crates only (the others may not exist at REV); the
-  # members array may span lines.
-  awk '/^members *= *\[/ { skip = 1; print "members = [\"chacha-core\", \"chacha-backends\"]" }
+  # Each a workspace of those crates only (the others may not exist at REV); the members
+  # array may span lines.
+  members=
+  for c in "${crates[@]}"; do [ -d "$scratch/$tree/$c" ] && members+="\"$c\", "; done
+  awk -v members="members = [${members%, }]" '/^members *= *\[/ { skip = 1; print members }
        skip && /\]/ { skip = 0; next }
        !skip' "$scratch/$tree/Cargo.toml" > "$scratch/$tree/Cargo.toml.new"
   mv "$scratch/$tree/Cargo.toml.new" "$scratch/$tree/Cargo.toml"
 done
-for f in "$scratch/base/chacha-core/Cargo.toml" "$scratch/base/chacha-backends/Cargo.toml"; do
-  sed -i '0,/^version = "[^"]*"/s//version = "0.0.0-ab"/' "$f"
+for c in chacha-core chacha-backends chacha20 chacha-rng; do
+  [ -f "$scratch/base/$c/Cargo.toml" ] &&
+    sed -i '0,/^version = "[^"]*"/s//version = "0.0.0-ab"/' "$scratch/base/$c/Cargo.toml"
 done
-sed -i -E 's/^(chacha-(core|backends) = \{ path = "[^"]*", version = )"[^"]*"/\1"0.0.0-ab"/' "$scratch/base/Cargo.toml"
+sed -i -E 's/^(chacha-(core|backends|rng) = \{ path = "[^"]*", version = )"[^"]*"/\1"0.0.0-ab"/' "$scratch/base/Cargo.toml"
 
 mkdir -p "$scratch/ab/src"
 cp "$root/benches/ab/main.rs" "$scratch/ab/src/main.rs"
@@ -69,8 +80,10 @@ edition = "2024"
 publish = false
 
 [dependencies]
-base = { package = "chacha-backends", path = "../base/chacha-backends" }
-work = { package = "chacha-backends", path = "../work/chacha-backends" }
+base_backends = { package = "chacha-backends", path = "../base/chacha-backends" }
+work_backends = { package = "chacha-backends", path = "../work/chacha-backends" }
+base = { package = "chacha20", path = "../base/chacha20" }
+work = { package = "chacha20", path = "../work/chacha20" }
 
 [workspace]
 TOML
@@ -81,14 +94,16 @@ bin=$scratch/target/release/chacha-ab
 if [ -z "$backend" ]; then
   # The fastest backend of the working tree's table that both trees run here.
   for b in avx512 avx2 sse2 neon soft; do
-    if "$bin" "$b" "$op" 64 "$rounds" 10 > /dev/null 2>&1; then backend=$b; break; fi
+    if "$bin" "$b" xor 64 "$rounds" 10 > /dev/null 2>&1; then backend=$b; break; fi
   done
 fi
 # The CPU, as the report names it (model name, family, model).
 awk -F': ' '/^model name/ && !n { n = $2 } /^cpu family/ && !f { f = $2 } /^model\t/ && !m { m = $2 }
   END { printf "CPU: %s (family %s, model %s)\n", n, f, m }' /proc/cpuinfo
-for size in ${sizes//,/ }; do
-  n=$samples
-  [ "$size" -ge 262144 ] && n=$(( samples / 20 > 10 ? samples / 20 : 10 ))
-  "$bin" "$backend" "$op" "$size" "$rounds" "$n"
+for op in ${ops//,/ }; do
+  for size in ${sizes//,/ }; do
+    n=$samples
+    [ "$size" -ge 262144 ] && n=$(( samples / 20 > 10 ? samples / 20 : 10 ))
+    "$bin" "$backend" "$op" "$size" "$rounds" "$n"
+  done
 done
