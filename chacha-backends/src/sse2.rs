@@ -45,6 +45,13 @@
 //! message, minimum / 10th percentile of many, `soft` in the same process)
 //! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
 //!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
+//! - Measured again without the fifth block (`SCALAR_BLOCK` false: 4 word-sliced blocks per
+//!   step), against it, per call in one process (`benches/scripts/ab.sh`, 3,000 calls):
+//!   a call's time with it over its time without at 1 KiB, 16 KiB and 1 MiB is 0.97, 0.91,
+//!   0.96 at the median (the fifth block faster) but 1.22, 1.17, 1.16 at the 90th
+//!   percentile (Intel Xeon EMR): in the phases when the host keeps our core's other
+//!   hardware thread busy, the scalar block's instructions cost more than they give, as in
+//!   `avx2` and `avx512`. Here the medians decide: kept.
 //! - The fifth block XORed from general-purpose registers against packed into `xmm` rows
 //!   (the two builds in one process, interleaved, 3,000 calls each): 16 KiB 1.84 against
 //!   1.90 ticks/B, the per-call ratio 1.034 at the median (1.027–1.044 between the 10th and
