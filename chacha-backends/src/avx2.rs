@@ -86,6 +86,17 @@
 //!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
 //!   wasted costs about one chain (332 ticks; 2 blocks 268, 1 block 250–265); 7 blocks:
 //!   `k8` with one wasted (474–525 ticks) beats 6 + 1.
+//! - The floor of a fresh 256-byte message (4 blocks, `k4`), where the published crate's
+//!   AVX-512 build is faster (the report: 311 ticks against our 360). Instructions per
+//!   fresh ChaCha20 message, `with_backend` + `apply_keystream` (valgrind lackey, the same
+//!   on every CPU): 556 at 64 B, 645 at 100 B, 1,035 at 256 B; of these the rounds are
+//!   380 (one chain: 19 per half round, 16 of them the arithmetic and 3 row rotations),
+//!   380 (the same chain in `ymm`) and 760 (two chains). So `k4` is at two floors at
+//!   once: its chains take 14 core cycles per half round (280 per message), and its 760
+//!   vector operations take 253 cycles on Intel's three vector ports even if none waits.
+//!   The AVX-512 build holds all four blocks in one `zmm` chain with `vprold`: about 15
+//!   operations and 13 cycles per half round. No AVX2 layout of four blocks has fewer
+//!   operations (word-sliced, 4 of 8 lanes used: 1,280), so the gap stays.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
