@@ -60,6 +60,23 @@
 //!   more per 8 blocks than `k8_whole` (kept). Report medians with `k8_whole`, three runs:
 //!   16 KiB 0.93–1.01×, 1 MiB 0.98–1.01× OpenSSL's AVX2 path; the machine's run-to-run
 //!   spread (±5 %) is larger than the difference.
+//! - The double round against OpenSSL's own: its `ChaCha20_8x` loop, copied from the
+//!   disassembly of `libcrypto.so.3` into an inline-asm loop, beside ours, in one C program
+//!   (400 × 2,000 double rounds, the loops alternated). Minimum ticks per double round:
+//!   42.2–42.4 for both in two runs; ours with OpenSSL's instruction order (each chain's
+//!   add, xor, rotate together instead of the two chains in lockstep) 43.2. So the rounds
+//!   are equal. The 1–2 % the report shows against OpenSSL's AVX2 path from 16 KiB up
+//!   (64 KiB: 0.913 against 0.897 ticks/B, two runs alike) is around them, about 8 ticks per
+//!   8 blocks. Tried for it, with `ab.sh`, neither kept: the 16 stores in address order, each
+//!   block's two halves one after the other as OpenSSL stores them (LLVM then spills 8
+//!   transposed vectors): 0.995 / 0.994 / 0.979 at 16 KiB / 64 KiB / 1 MiB, slower; the
+//!   rounds loop aligned to 64 bytes (`.p2align 6`): 0.997 / 0.993.
+//! - `llvm-mca` (LLVM 19) as a stand-in for a Zen 4 measurement: rejected. It predicts our
+//!   loop at 65 cycles per double round against OpenSSL's 44 (`-mcpu=sapphirerapids`; 59
+//!   against 44 with `znver4`). The whole difference is that it models `vpshufb` with a
+//!   memory operand as 3 cycles from its register operand: OpenSSL's loop with its masks
+//!   made memory operands comes out at our figure to the cycle. On this CPU a dependent
+//!   chain of memory-operand `vpshufb` runs one per cycle, like the register form.
 //! - 8 + 1 block, the ninth in general-purpose registers woven into the same `asm!` loop
 //!   (the integer ALUs are otherwise idle; PERF-NOTES measured 0.80 → 0.75 c/B with it on
 //!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
@@ -76,7 +93,10 @@
 //!   242 instructions per double round cost more than the 138 gain. In the report, 1 MiB:
 //!   0.90–0.94 M ticks against 1.00–1.03 M without it in the idle phases (1.10×), 1.25–1.41
 //!   M in the busy ones (0.78×), and the busy phases last minutes. A library cannot know
-//!   what its sibling thread runs, so the loop stays vector-only, as OpenSSL's is.
+//!   what its sibling thread runs, so the loop stays vector-only, as OpenSSL's is. Once
+//!   more with `benches/scripts/decisions.sh` (it runs this comparison), twice a minute
+//!   apart: the ninth block's time over today's loop's, per call at the median, 16 KiB /
+//!   1 MiB, was 0.94 / 0.94, then 1.42 / 1.24.
 //! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
 //!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
