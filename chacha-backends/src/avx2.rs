@@ -66,11 +66,17 @@
 //!   42.2–42.4 for both in two runs; ours with OpenSSL's instruction order (each chain's
 //!   add, xor, rotate together instead of the two chains in lockstep) 43.2. So the rounds
 //!   are equal. The 1–2 % the report shows against OpenSSL's AVX2 path from 16 KiB up
-//!   (64 KiB: 0.913 against 0.897 ticks/B, two runs alike) is around them, about 8 ticks per
-//!   8 blocks. Tried for it, with `ab.sh`, neither kept: the 16 stores in address order, each
-//!   block's two halves one after the other as OpenSSL stores them (LLVM then spills 8
-//!   transposed vectors): 0.995 / 0.994 / 0.979 at 16 KiB / 64 KiB / 1 MiB, slower; the
-//!   rounds loop aligned to 64 bytes (`.p2align 6`): 0.997 / 0.993.
+//!   (64 KiB: 0.913 against 0.897 ticks/B, two runs alike; its per-KiB slope differs by as
+//!   much, its fixed cost per call not) is around them. In one process, OpenSSL's
+//!   `ChaCha20_8x` called directly (its address from `EVP_chacha20`'s, the same keystream
+//!   checked) against our `Kernel::xor`, 3,000 calls alternated: its time over ours 0.988
+//!   / 0.990 / 0.989 at 4 / 16 / 64 KiB at the median, about 6 ticks per 8 blocks. Tried
+//!   for it, with `ab.sh`, none kept: the 16 stores in address order, each block's two
+//!   halves one after the other as OpenSSL stores them (LLVM then spills 8 transposed
+//!   vectors): 0.995 / 0.994 / 0.979 at 16 KiB / 64 KiB / 1 MiB, slower; the rounds loop
+//!   aligned to 64 bytes (`.p2align 6`): 0.997 / 0.993; the asm's masks read from a static
+//!   and only the two `c` words it reloads first stored (2 loads and 4 stores fewer per 8
+//!   blocks): 0.997 / 0.992 / 0.999. Memory operations are not what the loop waits for.
 //! - `llvm-mca` (LLVM 19) as a stand-in for a Zen 4 measurement: rejected. It predicts our
 //!   loop at 65 cycles per double round against OpenSSL's 44 (`-mcpu=sapphirerapids`; 59
 //!   against 44 with `znver4`). The whole difference is that it models `vpshufb` with a
