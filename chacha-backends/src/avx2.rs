@@ -108,6 +108,9 @@
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
 //!   Zen 4 the `__m128i` chain is 16 cycles per round (2-cycle rotates, ≈ 226 ticks for
 //!   ChaCha20), so that CPU is where a scalar single block should be measured again.
+//! - `k1`'s double rounds unrolled by two (5 loop iterations for ChaCha20, not 10): `ab.sh`
+//!   fresh 16 and 64 B 1.000 and 1.000, xor 1.017 and 1.000 at the median. The loop
+//!   branch costs nothing there; not kept.
 //! - 5 / 6 blocks as 4 + 1 / 4 + 2 (two dependent chains): 563 / 569 ticks fresh, against
 //!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
 //!   wasted costs about one chain (332 ticks; 2 blocks 268, 1 block 250–265); 7 blocks:
