@@ -79,10 +79,11 @@
 //!   blocks): 0.997 / 0.992 / 0.999. Memory operations are not what the loop waits for.
 //! - `llvm-mca` (LLVM 19) as a stand-in for a Zen 4 measurement: rejected. It predicts our
 //!   loop at 65 cycles per double round against OpenSSL's 44 (`-mcpu=sapphirerapids`; 59
-//!   against 44 with `znver4`). The whole difference is that it models `vpshufb` with a
-//!   memory operand as 3 cycles from its register operand: OpenSSL's loop with its masks
-//!   made memory operands comes out at our figure to the cycle. On this CPU a dependent
-//!   chain of memory-operand `vpshufb` runs one per cycle, like the register form.
+//!   against 44 with `znver4`), almost all of it from modelling `vpshufb` with a memory
+//!   operand as 3 cycles from its register operand: OpenSSL's loop with its masks made
+//!   memory operands comes out, to the cycle, where our loop does in OpenSSL's instruction
+//!   order (63 and 52). On this CPU a dependent chain of memory-operand `vpshufb` runs one
+//!   per cycle, like the register form, and the two loops measure the same (above).
 //! - 8 + 1 block, the ninth in general-purpose registers woven into the same `asm!` loop
 //!   (the integer ALUs are otherwise idle; PERF-NOTES measured 0.80 → 0.75 c/B with it on
 //!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
