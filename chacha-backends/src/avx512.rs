@@ -6,7 +6,8 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 15 | `sliced16`: 16 blocks in zmm, repeated; one spare lane for 15 | word-sliced |
+//! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set after the first from the head; one spare lane for a last 15 | word-sliced |
+//! | 15 … 30 | `sliced16`: 16 blocks in zmm, once; one spare lane for 15 | word-sliced |
 //! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1` | rows |
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
@@ -15,6 +16,12 @@
 //!   vector instructions (98 with the loop counter) as OpenSSL's loop. The feed-forward is
 //!   followed by one 16×16 transpose (`transpose_16`) and the XOR with the input, 64
 //!   bytes at a time, fused into the stores.
+//! - **The head** (`sliced16_sets`): of 16 blocks' input words only word 12, the counter,
+//!   differs between lanes, so 41 of the first double round's 96 instructions compute the
+//!   same value in every lane ([`chacha_core::head`]). A request of two sets or more does
+//!   them once, in scalar code, and starts each set after the first from those words; the
+//!   one quarter round of the first column round that is left, (0, 4, 8, 12), is computed a
+//!   set early (`column_chain`), where it overlaps the set before.
 //! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
 //!   d = 12–15) in four vectors, one block per 128-bit lane; the diagonal round is
 //!   `vpshufd` within lanes on rows a, c and d (b, the row each round ends on, stays in
@@ -32,14 +39,25 @@
 //! are macros so that no array of vectors goes through memory).
 //!
 //! Disassembly (release, ChaCha20): the 16-block double-round loop is 98 instructions
-//! (32 `vpaddd`, 32 `vpxord`, 32 `vprold`, `dec`, `jne`; no memory operands), 980 per KiB
-//! of keystream in the rounds, plus ≈ 160 per KiB outside them (feed-forward, 64-shuffle
-//! transpose, 16 XOR-loads and 16 stores, setup); a zmm row chain is 30 instructions per
-//! double round (24 ALU + 6 `vpshufd`).
+//! (32 `vpaddd`, 32 `vpxord`, 32 `vprold`, `dec`, `jne`; no memory operands). A set from
+//! the head runs it 9 times after a first double round of 55 (the diagonal) and the
+//! next set's column chain, 11: 948 instructions per KiB of keystream in the rounds
+//! (a single set: 980), plus ≈ 165 per KiB outside them (feed-forward, 64-shuffle
+//! transpose, 16 XOR-loads and 16 stores, the head's 12 broadcast words, setup); a zmm
+//! row chain is 30 instructions per double round (24 ALU + 6 `vpshufd`).
 //!
 //! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores, best of
-//! many interleaved samples; a range is over repeated runs, and every comparison is within
-//! one process)
+//! many interleaved samples, unless another CPU is named; a range is over repeated runs,
+//! and every comparison is within one process)
+//! - **The head, measured** (Intel Xeon family 6 model 167, TSC 2.6 GHz, core ≈ 1.56
+//!   cycles per tick; `benches/scripts/ab.sh HEAD avx512 xor,fill SIZES 20|8` against
+//!   the loop without it, per-call ratio at the median): ChaCha20 `xor` 2 KiB 1.04, 4 KiB
+//!   1.06, 16 KiB 1.08, 1 MiB 1.10 (0.329 against 0.365 ticks/B); `fill` 16 KiB 1.08;
+//!   ChaCha8 `xor` 16 KiB 1.18, `fill` 1.28; 1 KiB (one set, no head) 0.995–1.01.
+//!   Rejected on the way: the column chain at the start of its own set, 0.91 at 16 KiB
+//!   (ChaCha20), fewer instructions and slower (see `sliced16_sets`); LLVM hoisting the
+//!   counter-free quarter rounds out of a peeled first double round by itself, the same
+//!   0.91; the chain before the first set of a one-set request (1 KiB ChaCha8 0.92).
 //! - **A 17th block in general-purpose registers** beside the 16 vector blocks, in the
 //!   same loop (each quarter round a small `asm!` block with register operands so that
 //!   LLVM cannot vectorise it; 230 instructions per double round, 36 of them stack moves
@@ -113,7 +131,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, head, inout::InOutBuf};
 
 // AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
 // on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
@@ -406,11 +424,13 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     // instance for both, `put_all`, shared with the 4-block rows, stayed out of line: the
     // call stored the 16 blocks, reloaded them and reloaded the 14 input words the callee
     // may clobber, about 50 more instructions per KiB.)
-    while io.len >= 16 * BLOCK_LEN {
+    if io.blocks() >= 31 {
+        // Two sets or more: each set after the first starts from the head.
+        counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
+    } else if io.len >= 16 * BLOCK_LEN {
         sliced16::<R, V, XOR, true>(state, counter, io, tail);
         counter = counter.wrapping_add(16);
-    }
-    if io.blocks() >= 15 {
+    } else if io.blocks() >= 15 {
         sliced16::<R, V, XOR, false>(state, counter, io, tail);
         counter = counter.wrapping_add(16);
     }
@@ -472,16 +492,59 @@ macro_rules! sliced_double_round {
 /// independent dependency chains.
 macro_rules! sliced_round {
     ($x:ident, $add:ident, $xor:ident, $rol:ident; $([$a:literal, $b:literal, $c:literal, $d:literal]),+) => {
-        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<16>($xor($x[$d], $x[$a])); )+
-        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<12>($xor($x[$b], $x[$c])); )+
-        $( $x[$a] = $add($x[$a], $x[$b]); $x[$d] = $rol::<8>($xor($x[$d], $x[$a])); )+
-        $( $x[$c] = $add($x[$c], $x[$d]); $x[$b] = $rol::<7>($xor($x[$b], $x[$c])); )+
+        sliced_step!($x, $add, $xor, $rol, 16; $([$a, $b, $d]),+);
+        sliced_step!($x, $add, $xor, $rol, 12; $([$c, $d, $b]),+);
+        sliced_step!($x, $add, $xor, $rol, 8; $([$a, $b, $d]),+);
+        sliced_step!($x, $add, $xor, $rol, 7; $([$c, $d, $b]),+);
+    };
+}
+
+/// One step of quarter rounds side by side: `p += q; r ^= p; r <<<= n` for each `[p, q, r]`.
+macro_rules! sliced_step {
+    ($x:ident, $add:ident, $xor:ident, $rol:ident, $n:literal; $([$p:literal, $q:literal, $r:literal]),+) => {
+        $( $x[$p] = $add($x[$p], $x[$q]); $x[$r] = $rol::<$n>($xor($x[$r], $x[$p])); )+
+    };
+}
+
+/// What is left of the first double round once [`head::head`] and the column chain
+/// ([`column_chain`]) are done: the diagonal round less the head's steps. Chain and
+/// diagonal together are `head::finish_first_double_round` for every lane: 55 of a
+/// double round's 96 vector instructions.
+macro_rules! sliced_first_diagonal {
+    ($x:ident, $add:ident, $xor:ident, $rol:ident) => {
+        // (1, 6, 11, 12) less its first add, (2, 7, 8, 13) less its first step,
+        // (0, 5, 10, 15) and (3, 4, 9, 14) whole.
+        $x[12] = $rol::<16>($xor($x[12], $x[1]));
+        sliced_step!($x, $add, $xor, $rol, 16; [0, 5, 15], [3, 4, 14]);
+        sliced_step!($x, $add, $xor, $rol, 12; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
+        sliced_step!($x, $add, $xor, $rol, 8; [0, 5, 15], [1, 6, 12], [2, 7, 13], [3, 4, 14]);
+        sliced_step!($x, $add, $xor, $rol, 7; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
+    };
+}
+
+/// The feed-forward (`x + input`), the transpose and the writes of a word-sliced set
+/// (`WHOLE`: see [`sliced16`]). A macro for the reason the double rounds are: as a
+/// function, LLVM kept it out of line and the 16 words went through memory.
+macro_rules! sliced_put {
+    ($x:ident, $input:ident, $io:ident, $tail:ident, $whole:ident) => {
+        for i in 0..16 {
+            $x[i] = _mm512_add_epi32($x[i], $input[i]);
+        }
+        let ks = transpose_16($x);
+        if $whole {
+            for k in ks {
+                $io.put_whole(k);
+            }
+        } else {
+            $io.put_all(ks, $tail);
+        }
     };
 }
 
 /// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order. `WHOLE`: all
 /// 16 are whole blocks of the request (`io.len >= 1024`); otherwise the last ones may be
-/// partial or missing.
+/// partial or missing. A request of one set (15 to 30 blocks) runs this; longer ones
+/// [`sliced16_sets`].
 ///
 /// The kernel writes its blocks itself rather than returning them: if LLVM keeps it out
 /// of line, returning sixteen zmm would go through memory.
@@ -493,6 +556,147 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
     io: &mut Io<'_, XOR>,
     tail: &mut Block,
 ) {
+    let input = sliced_input(state, counter);
+    let mut x = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    }
+    sliced_put!(x, input, io, tail, WHOLE);
+}
+
+/// Two sets of 16 blocks or more (`io.blocks() >= 31`), from `counter`; returns the
+/// counter after them. Leaves fewer than 15 blocks, for the row kernels.
+///
+/// Each set after the first starts its first double round from [`head::head`]'s words,
+/// computed once for the call: of the first column round only the counter's quarter
+/// round (0, 4, 8, 12) is left, one chain of 11 dependent instructions
+/// ([`column_chain`]), and the diagonal round needs all its words. That chain is
+/// computed during the set before. At the start of its own set it was all the work the
+/// core had beside the last set's transpose, whose 64 shuffles run on one port (Intel):
+/// the other port idled, and the head measured 0.91× the whole first double round
+/// though it does 41 fewer instructions; computed a set early, 1.08× at 16 KiB (Intel
+/// Xeon family 6 model 167, `benches/scripts/ab.sh`; see the module docs). LLVM sinks it
+/// to its use, after the set's stores, unless an empty `asm!` pins it where it is
+/// computed. A single set (and so the RNGs' 16-block refills) takes [`sliced16`]: its
+/// chain would be on the critical path (1 KiB: 0.92× with ChaCha8).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
+    state: &State<V>,
+    mut counter: u64,
+    io: &mut Io<'_, XOR>,
+    tail: &mut Block,
+) -> u64 {
+    let mut heads = Heads::at(state, counter);
+    let mut chain = column_chain(&heads.now, counter);
+    while io.len >= 16 * BLOCK_LEN {
+        chain = sliced16_from_head::<R, V, XOR, true>(state, counter, &heads, chain, io, tail);
+        counter = counter.wrapping_add(16);
+        if V::COUNTER_WORDS == 2 && (counter as u32) < 16 {
+            // `Legacy`: word 13 was carried into.
+            heads = Heads::at(state, counter);
+        }
+    }
+    if io.blocks() >= 15 {
+        sliced16_from_head::<R, V, XOR, false>(state, counter, &heads, chain, io, tail);
+        counter = counter.wrapping_add(16);
+    }
+    counter
+}
+
+/// [`head::head`] for the words at a counter and, for `Legacy`, for the same words with
+/// word 13 (the counter's high half) one more: the lanes of a set that carry into it.
+struct Heads {
+    now: [u32; 16],
+    carried: [u32; 16],
+}
+
+impl Heads {
+    #[inline(always)]
+    fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+        let now = head::head(&state.words_at(counter));
+        let carried = if V::COUNTER_WORDS == 2 {
+            head::head(&state.words_at(counter.wrapping_add(1 << 32)))
+        } else {
+            now
+        };
+        Heads { now, carried }
+    }
+}
+
+/// As [`sliced16`], with the first double round started from `heads` and `chain` (this
+/// set's [`column_chain`]); returns the next set's chain (see [`sliced16_sets`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
+    state: &State<V>,
+    counter: u64,
+    heads: &Heads,
+    chain: [__m512i; 4],
+    io: &mut Io<'_, XOR>,
+    tail: &mut Block,
+) -> [__m512i; 4] {
+    let input = sliced_input(state, counter);
+    let mut x = input;
+    for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
+        x[i] = _mm512_set1_epi32(heads.now[i] as i32);
+    }
+    if V::COUNTER_WORDS == 2 {
+        // `Legacy`: in lanes whose word 13 was carried into (none, except in the one set
+        // of each 2^32 blocks that crosses the carry) the words that depend on it come
+        // from the other head: those of quarter round (1, 5, 9, 13), and word 2 is not.
+        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let carry = _mm512_cmplt_epu32_mask(input[12], lane);
+        for i in [1, 5, 9, 13] {
+            x[i] = _mm512_mask_set1_epi32(x[i], carry, heads.carried[i] as i32);
+        }
+    }
+    [x[0], x[4], x[8], x[12]] = chain;
+    sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    let mut next = column_chain(&heads.now, counter.wrapping_add(16));
+    // Pinned here: see `sliced16_sets`.
+    // SAFETY: an empty asm block; it reads and writes only the four named registers.
+    unsafe {
+        core::arch::asm!(
+            "/* {0} {1} {2} {3} */",
+            inout(zmm_reg) next[0],
+            inout(zmm_reg) next[1],
+            inout(zmm_reg) next[2],
+            inout(zmm_reg) next[3],
+            options(nomem, nostack, preserves_flags),
+        );
+    }
+    for _ in 1..R::DOUBLE_ROUNDS {
+        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    }
+    sliced_put!(x, input, io, tail, WHOLE);
+    next
+}
+
+/// The column round's quarter round (0, 4, 8, 12) of the first double round of the 16
+/// blocks from `counter`, from `head` (which did its first add): words 0, 4, 8 and 12,
+/// word-sliced. Words 0, 4 and 8 of a head are the constants and the key, the same in
+/// both of [`Heads`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn column_chain(head: &[u32; 16], counter: u64) -> [__m512i; 4] {
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let mut x = [_mm512_setzero_si512(); 16];
+    for i in [0, 4, 8] {
+        x[i] = _mm512_set1_epi32(head[i] as i32);
+    }
+    x[12] = _mm512_add_epi32(_mm512_set1_epi32(counter as u32 as i32), lane);
+    x[12] = _mm512_rol_epi32::<16>(_mm512_xor_si512(x[12], x[0]));
+    sliced_step!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, 12; [8, 12, 4]);
+    sliced_step!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, 8; [0, 4, 12]);
+    sliced_step!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32, 7; [8, 12, 4]);
+    [x[0], x[4], x[8], x[12]]
+}
+
+/// The input words of the 16 blocks from `counter`, word-sliced (lane `j`: counter + j).
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+fn sliced_input<V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
     let w = state.words_at(counter);
     let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let mut input = [_mm512_setzero_si512(); 16];
@@ -522,21 +726,7 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
         let carry = _mm512_cmplt_epu32_mask(input[12], lane);
         input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
     }
-    let mut x = input;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
-    }
-    for i in 0..16 {
-        x[i] = _mm512_add_epi32(x[i], input[i]);
-    }
-    let ks = transpose_16(x);
-    if WHOLE {
-        for k in ks {
-            io.put_whole(k);
-        }
-    } else {
-        io.put_all(ks, tail);
-    }
+    input
 }
 
 /// Word-sliced zmm state (vector = word, lane = block) to 16 blocks, one zmm each.
