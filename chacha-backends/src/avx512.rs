@@ -131,7 +131,9 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, head, inout::InOutBuf};
+use chacha_core::{
+    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, head::Heads, inout::InOutBuf,
+};
 
 // AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
 // on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
@@ -506,9 +508,9 @@ macro_rules! sliced_step {
     };
 }
 
-/// What is left of the first double round once [`head::head`] and the column chain
+/// What is left of the first double round once [`chacha_core::head::head`] and the column chain
 /// ([`column_chain`]) are done: the diagonal round less the head's steps. Chain and
-/// diagonal together are `head::finish_first_double_round` for every lane: 55 of a
+/// diagonal together are [`chacha_core::head::finish_first_double_round`] for every lane: 55 of a
 /// double round's 96 vector instructions.
 macro_rules! sliced_first_diagonal {
     ($x:ident, $add:ident, $xor:ident, $rol:ident) => {
@@ -567,7 +569,7 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
 /// Two sets of 16 blocks or more (`io.blocks() >= 31`), from `counter`; returns the
 /// counter after them. Leaves fewer than 15 blocks, for the row kernels.
 ///
-/// Each set after the first starts its first double round from [`head::head`]'s words,
+/// Each set after the first starts its first double round from [`chacha_core::head::head`]'s words,
 /// computed once for the call: of the first column round only the counter's quarter
 /// round (0, 4, 8, 12) is left, one chain of 11 dependent instructions
 /// ([`column_chain`]), and the diagonal round needs all its words. That chain is
@@ -602,26 +604,6 @@ fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
         counter = counter.wrapping_add(16);
     }
     counter
-}
-
-/// [`head::head`] for the words at a counter and, for `Legacy`, for the same words with
-/// word 13 (the counter's high half) one more: the lanes of a set that carry into it.
-struct Heads {
-    now: [u32; 16],
-    carried: [u32; 16],
-}
-
-impl Heads {
-    #[inline(always)]
-    fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
-        let now = head::head(&state.words_at(counter));
-        let carried = if V::COUNTER_WORDS == 2 {
-            head::head(&state.words_at(counter.wrapping_add(1 << 32)))
-        } else {
-            now
-        };
-        Heads { now, carried }
-    }
 }
 
 /// As [`sliced16`], with the first double round started from `heads` and `chain` (this

@@ -26,7 +26,7 @@
 
 use core::ops::Range;
 
-use crate::reference::quarter_round;
+use crate::{reference::quarter_round, state::State, variant::Variant};
 
 /// The words a word-sliced kernel starts the first double round from: the input words
 /// `words` with the counter-free work of the [module docs](self) done. Word 12 is
@@ -41,6 +41,30 @@ pub fn head(words: &[u32; 16]) -> [u32; 16] {
     quarter_round_ops(&mut h, [1, 6, 11, 12], 0..1);
     quarter_round_ops(&mut h, [2, 7, 8, 13], 0..3);
     h
+}
+
+/// [`head`] of a state's words at a counter and, for [`Legacy`](crate::Legacy), of the same
+/// words with word 13 (the counter's high half) one more: what a set's lanes whose word
+/// 12 wrapped start from. The words that depend on word 13 are those of the quarter round
+/// (1, 5, 9, 13); word 2 and the rest are the same in both. For `Ietf`, `carried` is
+/// `now`.
+#[derive(Clone, Copy, Debug)]
+pub struct Heads {
+    /// The head for word 13 as at the counter.
+    pub now: [u32; 16],
+    /// The head for word 13 one more (`Legacy`).
+    pub carried: [u32; 16],
+}
+
+impl Heads {
+    /// The heads for `state`'s key and nonce at `counter`.
+    #[inline]
+    pub fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+        let now = head(&state.words_at(counter));
+        let carried =
+            if V::COUNTER_WORDS == 2 { head(&state.words_at(counter.wrapping_add(1 << 32))) } else { now };
+        Heads { now, carried }
+    }
 }
 
 /// What is left of the first double round (RFC 8439's `inner_block`) after [`head`], for
@@ -106,6 +130,23 @@ mod tests {
         // The head is not the identity on the words it claims to compute.
         assert_ne!(a[1], w[1]);
         assert_ne!(a[13], w[13]);
+    }
+
+    #[test]
+    fn legacy_carried_head_differs_only_in_quarter_round_1_5_9_13() {
+        use crate::{Ietf, Legacy};
+        let state = State::<Legacy>::new(&[0x5a; 32], &[0xa5; 8]);
+        let heads = Heads::at(&state, (7 << 32) | 0xffff_fff9);
+        // Word 12 as at the counter (the head passes it through), word 13 8, then 7.
+        let mut words = state.words_at((8 << 32) | 0xffff_fff9);
+        assert_eq!(heads.carried, head(&words), "word 13 one more");
+        words[13] = 7;
+        assert_eq!(heads.now, head(&words));
+        for i in 0..16 {
+            assert_eq!(heads.now[i] != heads.carried[i], [1, 5, 9, 13].contains(&i), "word {i}");
+        }
+        let ietf = Heads::at(&State::<Ietf>::new(&[1; 32], &[2; 12]), 5);
+        assert_eq!(ietf.now, ietf.carried);
     }
 
     proptest! {
