@@ -4,7 +4,8 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 8 (and 7, one block wasted) | `k8`: 8 word-sliced blocks in `ymm` | `x[i]` = word `i` of 8 blocks |
+//! | ≥ 16 whole | `k8_from_head`, repeated: 8 word-sliced blocks, each set's first double round from the head | `x[i]` = word `i` of 8 blocks |
+//! | ≥ 8 (and 7, one block wasted) | `k8_whole` / `k8`: 8 word-sliced blocks in `ymm` | same |
 //! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
 //! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
 //! | 2 | `k2`: one chain of rows | same |
@@ -37,6 +38,16 @@
 //! in `libcrypto.so.3`, has 146 per double round (it reloads the masks with
 //! `vbroadcasti128`) and 140 around them: 3,200 per KiB.
 //!
+//! A request of two sets or more (16 whole blocks and up) runs `k8_from_head` instead:
+//! of 8 blocks' input words only word 12 differs between lanes, so 53 of the first
+//! double round's 128 vector instructions compute the same value in every lane;
+//! [`chacha_core::head`] does them once per call in scalar code, each set starts its lanes
+//! from those words, and the one counter-dependent quarter round of the first column
+//! round (`column_chain8`) is computed during the set before. The first double round is
+//! then intrinsics (the diagonal round, 75 instructions, and the next set's chain) and
+//! the `asm!` loop runs one double round fewer: 227 instructions per set outside the loop
+//! (39 of them register moves and 11 spills), 2,938 per KiB in all.
+//!
 //! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
 //! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
 //! quarter round finishes and the first the next needs, so no shuffle sits on the chain.
@@ -50,6 +61,11 @@
 //! dependent `add` chain; TSC ticks; min of 60–300 interleaved batches in one process with
 //! the peers, OpenSSL on its AVX2 path via `OPENSSL_ia32cap=':~0x80010000'`)
 //!
+//! - **The head** (Intel Xeon family 6 model 167, TSC 2.6 GHz, core ≈ 1.56 cycles per
+//!   tick; `benches/scripts/ab.sh HEAD avx2 xor,fill SIZES 20|8` against `k8_whole` for
+//!   every set, per-call ratio at the median): ChaCha20 `xor` 4 KiB 1.06, 16 KiB 1.07
+//!   (0.727 against 0.780 ticks/B), 1 MiB 1.08; `fill` 16 KiB 1.06; ChaCha8 `xor` 16 KiB
+//!   1.13, `fill` 1 MiB 1.18; 512 B (one set, `k8_whole`) and 1 KiB 1.00–1.01. Kept.
 //! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
 //!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
 //! - 8 blocks, `asm!` rounds (kept): 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84
@@ -133,7 +149,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, head::Heads, inout::InOutBuf};
 
 cpufeatures::new!(cpuid_avx2, "avx2");
 
@@ -382,9 +398,24 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
-    // Sets of 8 whole blocks (the bulk): no per-block test for the partial block.
-    while d.whole - done >= 8 {
-        // SAFETY: blocks done..done+8 are whole blocks of the request.
+    // Sets of 8 whole blocks (the bulk): no per-block test for the partial block. Two
+    // sets or more start from the head (see `k8_from_head`), with each set's column
+    // chain computed during the set before.
+    if d.whole >= 16 {
+        let mut heads = Heads::at(state, counter);
+        let mut chain = column_chain8(&heads.now, counter, masks);
+        while d.whole - done >= 8 {
+            // SAFETY: blocks done..done+8 are whole blocks of the request.
+            chain = unsafe { k8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks) };
+            done += 8;
+            counter = counter.wrapping_add(8);
+            if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
+                // `Legacy`: word 13 was carried into.
+                heads = Heads::at(state, counter);
+            }
+        }
+    } else if d.whole >= 8 {
+        // SAFETY: blocks 0..8 are whole blocks of the request.
         unsafe { k8_whole::<R, V, XOR>(w, counter, d, done, masks) };
         done += 8;
         counter = counter.wrapping_add(8);
@@ -513,8 +544,8 @@ macro_rules! qr8x2 {
 #[cfg(not(target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
-    for _ in 0..R::DOUBLE_ROUNDS {
+fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
+    for _ in 0..double_rounds {
         qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
         qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
         qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
@@ -732,7 +763,7 @@ macro_rules! qr8x2_asm {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
+fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
     /// `c` words 8–11 (those not in registers), then the rotate-by-16 and -by-8 masks.
     #[repr(C, align(32))]
     struct Scratch([__m256i; 6]);
@@ -758,7 +789,7 @@ fn rounds8<R: Rounds>(x: &mut [__m256i; 16], m: Masks) {
             "dec {n}",
             "jnz 2b",
             s = in(reg) &mut s,
-            n = inout(reg) R::DOUBLE_ROUNDS => _,
+            n = inout(reg) double_rounds => _,
             inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
             inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
             inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
@@ -778,16 +809,29 @@ fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
     for i in 0..16 {
         x[i] = _mm256_set1_epi32(w[i] as i32);
     }
-    let lo = _mm256_set1_epi32(counter as u32 as i32);
-    x[12] = _mm256_add_epi32(lo, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    x[12] = counters8(counter);
     if V::COUNTER_WORDS == 2 {
-        // Carry into word 13 in the lanes where the low word wrapped (unsigned x12 < lo,
-        // as a signed compare with the sign bits flipped).
-        let flip = _mm256_set1_epi32(i32::MIN);
-        let wrapped = _mm256_cmpgt_epi32(_mm256_xor_si256(lo, flip), _mm256_xor_si256(x[12], flip));
-        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped);
+        // Carry into word 13 in the lanes where the low word wrapped.
+        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped8(counter));
     }
     x
+}
+
+/// Word 12 (the counter's low half) of the 8 blocks from `counter`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn counters8(counter: u64) -> __m256i {
+    _mm256_add_epi32(_mm256_set1_epi32(counter as u32 as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
+}
+
+/// All ones in the lanes of the 8 blocks from `counter` whose word 12 wrapped (unsigned
+/// `counters8 < low word`, as a signed compare with the sign bits flipped).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn wrapped8(counter: u64) -> __m256i {
+    let flip = _mm256_set1_epi32(i32::MIN);
+    let lo = _mm256_xor_si256(_mm256_set1_epi32(counter as u32 as i32), flip);
+    _mm256_cmpgt_epi32(lo, _mm256_xor_si256(counters8(counter), flip))
 }
 
 /// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
@@ -806,7 +850,7 @@ unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
 ) {
     let mut x = words8::<V>(w, counter);
     let input = x;
-    rounds8::<R>(&mut x, m);
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS);
     for i in 0..16 {
         x[i] = _mm256_add_epi32(x[i], input[i]);
     }
@@ -814,14 +858,56 @@ unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { emit8::<XOR>(d, base, &x, n) };
 }
 
-/// Blocks `base .. base + 8`, all whole: the bulk loop's body.
-///
-/// Unlike [`k8`] + [`emit8`], it tests no block for being the partial one, and it does the
-/// feed-forward, the transpose, the XOR and the stores straight from the round registers,
-/// half a block at a time: words 0–7 give bytes 0..32 of the 8 blocks, then words 8–15
-/// bytes 32..64 (so only half the state is ever being transposed, and LLVM spills little).
+/// One step of word-sliced quarter rounds side by side: `p += q; r ^= p; r <<<= n` for
+/// each `[p, q, r]`.
+macro_rules! step8 {
+    ($x:ident, $m:expr, $n:tt; $([$p:literal, $q:literal, $r:literal]),+) => {
+        $( $x[$p] = _mm256_add_epi32($x[$p], $x[$q]); $x[$r] = rotl256!(_mm256_xor_si256($x[$r], $x[$p]), $n, $m); )+
+    };
+}
+
+/// The feed-forward (`x + input`), the transposes, the XOR with the input and the stores
+/// of blocks `base .. base + 8`, all whole, straight from the round registers, half a
+/// block at a time: words 0–7 give bytes 0..32 of the 8 blocks, then words 8–15 bytes
+/// 32..64 (so only half the state is ever being transposed, and LLVM spills little).
 /// `emit8` as an out-of-line call stored all 16 words and reloaded them: about 100 more
-/// instructions per 8 blocks.
+/// instructions per 8 blocks. A macro, so that it cannot be kept out of line itself.
+///
+/// Expands to unsafe operations; the caller guarantees that blocks `base .. base + 8` are
+/// whole and that `d.inp` (if `XOR`) and `d.out` are valid for them.
+macro_rules! put8_whole {
+    ($x:ident, $input:ident, $d:ident, $base:ident, $xor:ident) => {{
+        let out = $d.out.wrapping_add(64 * $base);
+        let inp = $d.inp.wrapping_add(64 * $base);
+        for half in 0..2 {
+            // The feed-forward and the 4×4 transposes of words 8·half .. 8·half + 8.
+            let i = 8 * half;
+            let add = |k: usize| _mm256_add_epi32($x[i + k], $input[i + k]);
+            let [t0, t1, t2, t3] = transpose4(add(0), add(1), add(2), add(3));
+            let [t4, t5, t6, t7] = transpose4(add(4), add(5), add(6), add(7));
+            let t = [t0, t1, t2, t3, t4, t5, t6, t7];
+            for j in 0..4 {
+                // Bytes 32·half .. 32·half + 32 of block j (lane 0s) and of block j + 4 (lane 1s).
+                let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
+                let hi = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
+                let (o_lo, o_hi) = (64 * j + 32 * half, 64 * (j + 4) + 32 * half);
+                let (lo, hi) = if $xor {
+                    (
+                        _mm256_xor_si256(lo, load32(inp.wrapping_add(o_lo))),
+                        _mm256_xor_si256(hi, load32(inp.wrapping_add(o_hi))),
+                    )
+                } else {
+                    (lo, hi)
+                };
+                store32(out.wrapping_add(o_lo), lo);
+                store32(out.wrapping_add(o_hi), hi);
+            }
+        }
+    }};
+}
+
+/// Blocks `base .. base + 8`, all whole: the bulk loop's body (of a request with one set
+/// of 8 whole blocks; with more, [`k8_from_head`]).
 ///
 /// # Safety
 /// Blocks `base .. base + 8` are whole (`base + 8 <= d.whole`); `d.inp` (if `XOR`) and
@@ -835,38 +921,94 @@ unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
     base: usize,
     m: Masks,
 ) {
-    let mut x = words8::<V>(w, counter);
-    let input = x;
-    rounds8::<R>(&mut x, m);
-    let out = d.out.wrapping_add(64 * base);
-    let inp = d.inp.wrapping_add(64 * base);
-    for half in 0..2 {
-        // The feed-forward and the 4×4 transposes of words 8·half .. 8·half + 8.
-        let i = 8 * half;
-        let add = |k: usize| _mm256_add_epi32(x[i + k], input[i + k]);
-        let [t0, t1, t2, t3] = transpose4(add(0), add(1), add(2), add(3));
-        let [t4, t5, t6, t7] = transpose4(add(4), add(5), add(6), add(7));
-        let t = [t0, t1, t2, t3, t4, t5, t6, t7];
-        for j in 0..4 {
-            // Bytes 32·half .. 32·half + 32 of block j (lane 0s) and of block j + 4 (lane 1s).
-            let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
-            let hi = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
-            let (o_lo, o_hi) = (64 * j + 32 * half, 64 * (j + 4) + 32 * half);
-            let (lo, hi) = if XOR {
-                // SAFETY: blocks base..base+8 are whole: these 32 bytes are readable.
-                let a = unsafe { load32(inp.wrapping_add(o_lo)) };
-                // SAFETY: as above.
-                let b = unsafe { load32(inp.wrapping_add(o_hi)) };
-                (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
-            } else {
-                (lo, hi)
-            };
-            // SAFETY: blocks base..base+8 are whole: these 32 bytes are writable.
-            unsafe { store32(out.wrapping_add(o_lo), lo) };
-            // SAFETY: as above.
-            unsafe { store32(out.wrapping_add(o_hi), hi) };
+    let input = words8::<V>(w, counter);
+    let mut x = input;
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS);
+    // SAFETY: the caller's guarantee.
+    unsafe { put8_whole!(x, input, d, base, XOR) };
+}
+
+/// As [`k8_whole`], with the first double round started from the head: the lanes start
+/// from `heads` ([`chacha_core::head`]: 53 of the first double round's 128 vector
+/// instructions, the same in every lane, done once per call in scalar code) and `chain`,
+/// this set's [`column_chain8`], computed by the set before; the rest of the first
+/// double round is [`first_diagonal8`]. Returns the next set's chain.
+///
+/// The chain is a set early because it is one chain of 11 dependent instructions that
+/// the diagonal round waits for: at the start of its own set it would leave the vector
+/// ports idle while the set before transposes (the AVX-512 kernel measured that: 0.91×,
+/// against 1.08× a set early). LLVM sinks it to its use, after the stores, unless an
+/// empty `asm!` pins it where it is computed.
+///
+/// # Safety
+/// As [`k8_whole`].
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn k8_from_head<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    heads: &Heads,
+    chain: [__m256i; 4],
+    d: Dest,
+    base: usize,
+    m: Masks,
+) -> [__m256i; 4] {
+    let input = words8::<V>(w, counter);
+    let mut x = input;
+    for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
+        x[i] = _mm256_set1_epi32(heads.now[i] as i32);
+    }
+    if V::COUNTER_WORDS == 2 {
+        // `Legacy`: lanes whose word 13 was carried into (in one set of each 2^32 blocks)
+        // take the words that depend on it from the other head.
+        let wrapped = wrapped8(counter);
+        for i in [1, 5, 9, 13] {
+            x[i] = _mm256_blendv_epi8(x[i], _mm256_set1_epi32(heads.carried[i] as i32), wrapped);
         }
     }
+    [x[0], x[4], x[8], x[12]] = chain;
+    first_diagonal8(&mut x, m);
+    let mut next = column_chain8(&heads.now, counter.wrapping_add(8), m);
+    // Pinned here: see the docs above.
+    pin!(ymm_reg; next[0], next[1], next[2], next[3]);
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
+    // SAFETY: the caller's guarantee.
+    unsafe { put8_whole!(x, input, d, base, XOR) };
+    next
+}
+
+/// The column round's quarter round (0, 4, 8, 12) of the first double round of the 8
+/// blocks from `counter`, from `head` (which did its first add): words 0, 4, 8 and 12.
+/// Words 0, 4 and 8 of a head are the constants and the key, the same in both of
+/// [`Heads`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn column_chain8(head: &[u32; 16], counter: u64, m: Masks) -> [__m256i; 4] {
+    let mut x = [_mm256_setzero_si256(); 16];
+    for i in [0, 4, 8] {
+        x[i] = _mm256_set1_epi32(head[i] as i32);
+    }
+    x[12] = rotl256!(_mm256_xor_si256(counters8(counter), x[0]), 16, m);
+    step8!(x, m, 12; [8, 12, 4]);
+    step8!(x, m, 8; [0, 4, 12]);
+    step8!(x, m, 7; [8, 12, 4]);
+    [x[0], x[4], x[8], x[12]]
+}
+
+/// What is left of the first double round after the head and [`column_chain8`]: the
+/// diagonal round less the head's steps ([`chacha_core::head::finish_first_double_round`]
+/// for every lane, with the chain). Intrinsics: LLVM spills a few words here, once per
+/// set, off the `asm!` rounds.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn first_diagonal8(x: &mut [__m256i; 16], m: Masks) {
+    // (1, 6, 11, 12) less its first add, (2, 7, 8, 13) less its first step,
+    // (0, 5, 10, 15) and (3, 4, 9, 14) whole.
+    x[12] = rotl256!(_mm256_xor_si256(x[12], x[1]), 16, m);
+    step8!(x, m, 16; [0, 5, 15], [3, 4, 14]);
+    step8!(x, m, 12; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
+    step8!(x, m, 8; [0, 5, 15], [1, 6, 12], [2, 7, 13], [3, 4, 14]);
+    step8!(x, m, 7; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
 }
 
 /// Four word-sliced words (`a`, `b`, `c`, `d`: words `4g .. 4g + 4` of 8 blocks) to the

@@ -637,17 +637,7 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     let mut next = column_chain(&heads.now, counter.wrapping_add(16));
     // Pinned here: see `sliced16_sets`.
-    // SAFETY: an empty asm block; it reads and writes only the four named registers.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} */",
-            inout(zmm_reg) next[0],
-            inout(zmm_reg) next[1],
-            inout(zmm_reg) next[2],
-            inout(zmm_reg) next[3],
-            options(nomem, nostack, preserves_flags),
-        );
-    }
+    pin!(zmm_reg; next[0], next[1], next[2], next[3]);
     for _ in 1..R::DOUBLE_ROUNDS {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     }

@@ -1,6 +1,19 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 
+/// Pins each value where it is computed: an empty `asm!` per value, taking it in and out
+/// of a register of class `$class`, so that LLVM can move its computation neither past
+/// this point nor into a later iteration (it sinks work to its first use otherwise).
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+macro_rules! pin {
+    ($class:ident; $($v:expr),+ $(,)?) => {
+        $(
+            // SAFETY: an empty asm block; it reads and writes only the named register.
+            unsafe { core::arch::asm!("/* {0} */", inout($class) $v, options(nomem, nostack, preserves_flags)) };
+        )+
+    };
+}
+
 #[cfg(chacha_enabled = "avx2")]
 pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
