@@ -31,6 +31,12 @@
 //!   words. The fifth block's keystream stays in general-purpose registers too: it is
 //!   XORed into the data 8 bytes at a time (`xor_words`), not packed into four `xmm` rows
 //!   (16 `movd`, 12 unpacks and their spills) as it first was.
+//! - **The head**: of the input words only word 12 (the counter) differs between the
+//!   blocks of a step, so about 40 % of the first double round computes the same words in
+//!   every lane and in the fifth block. [`chacha_core::head`] does that once per call, in
+//!   scalar code; each step starts its lanes and its fifth block from those words, runs
+//!   the column round's counter quarter round and what is left of the diagonal round, and
+//!   then one double round fewer.
 //! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
 //!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back; N
 //!   blocks interleave their N independent chains, which cost about one chain's latency
@@ -43,6 +49,13 @@
 //!
 //! # Measured (Intel Xeon EMR, family 6 model 207, TSC ticks; a fresh `State` + `xor` per
 //! message, minimum / 10th percentile of many, `soft` in the same process)
+//! - The head (Intel Xeon family 6 model 167, TSC 2.6 GHz; `benches/scripts/ab.sh HEAD sse2
+//!   xor,fill SIZES 20` against the whole first double round, per-call median): `xor`
+//!   1 KiB 1.02, 16 KiB 1.03, 1 MiB 1.03; `fill` 1 KiB 1.05, 16 KiB 1.07; one step (320 B)
+//!   0.99 / 1.03. Kept. Its scalar part first ran the quarter round's steps as a loop with
+//!   a table that LLVM kept as a loop (0.82); written so that it unrolls, the numbers
+//!   above. (The AVX-512 and AVX2 kernels also compute the column chain a set early; here
+//!   the chain stays in its step.)
 //! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
 //!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
 //! - Measured again without the fifth block (`SCALAR_BLOCK` false: 4 word-sliced blocks per
@@ -93,20 +106,24 @@
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
-    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
-    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-    _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_shufflehi_epi16,
+    _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi32,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128,
-    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
-    _mm_storeu_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64,
-    _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128,
+    _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_shufflehi_epi16,
+    _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi32,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{
+    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant,
+    head::{Heads, finish_first_double_round},
+    inout::InOutBuf,
+};
 
 /// Proof that this CPU has SSE2; only [`Sse2::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -189,8 +206,9 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
     let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
     let mut counter = state.counter();
+    let mut heads = Heads::at(state, counter);
     while left(&head) >= W {
-        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 0>(state, counter);
+        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 0, true>(state, counter, &heads);
         if head.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
             return finish(&ks[..W], head, rest, tail);
@@ -203,13 +221,17 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
         }
         head = later;
         counter = counter.wrapping_add(W as u64);
+        if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
+            // `Legacy`: word 13 was carried into.
+            heads = Heads::at(state, counter);
+        }
     }
     match left(&head) {
         0 => {}
         1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
         2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
         3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
-        _ => finish(&wide_blocks::<R, V, false, 1>(state, counter).0, head, rest, tail),
+        _ => finish(&wide_blocks::<R, V, false, 1, true>(state, counter, &heads).0, head, rest, tail),
     }
 }
 
@@ -247,9 +269,10 @@ fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
 #[target_feature(enable = "sse2")]
 fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut counter = state.counter();
+    let mut heads = Heads::at(state, counter);
     let mut rest = out;
     while rest.len() >= W {
-        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 2>(state, counter);
+        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 2, true>(state, counter, &heads);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -260,13 +283,16 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
         }
         rest = later;
         counter = counter.wrapping_add(W as u64);
+        if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
+            heads = Heads::at(state, counter);
+        }
     }
     match rest.len() {
         0 => {}
         1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
         2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
         3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
-        _ => store_blocks(rest, &wide_blocks::<R, V, false, 3>(state, counter).0),
+        _ => store_blocks(rest, &wide_blocks::<R, V, false, 3, true>(state, counter, &heads).0),
     }
 }
 
@@ -328,6 +354,14 @@ macro_rules! quarter_round_pair {
     };
 }
 
+/// One step of word-sliced quarter rounds side by side: `p += q; r ^= p; r <<<= n` (`rot`)
+/// for each `[p, q, r]`.
+macro_rules! sliced_step {
+    ($x:ident, $rot:expr; $([$p:literal, $q:literal, $r:literal]),+) => {
+        $( $x[$p] = _mm_add_epi32($x[$p], $x[$q]); $x[$r] = $rot(_mm_xor_si128($x[$r], $x[$p])); )+
+    };
+}
+
 /// Whether the word-sliced kernel computes a fifth block in general-purpose registers (see
 /// [`wide_blocks`]): on x86_64 only, where 15 of them hold its 16 words and the loop
 /// counter with 18 spill moves per double round; x86 has 7.
@@ -351,9 +385,10 @@ const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// 16 words through the stack).
 #[inline]
 #[target_feature(enable = "sse2")]
-fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8>(
+fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const HEAD: bool>(
     state: &State<V>,
     counter: u64,
+    heads: &Heads,
 ) -> ([Rows; 4], [u32; 16]) {
     let w = state.words();
     let mut input = [_mm_setzero_si128(); 16];
@@ -375,7 +410,40 @@ fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8>(
     let scalar_input = if SCALAR { state.words_at(lane(4)) } else { [0; 16] };
     let mut x = input;
     let mut y = scalar_input;
-    for _ in 0..R::DOUBLE_ROUNDS {
+    let mut double_rounds = R::DOUBLE_ROUNDS;
+    if HEAD {
+        // The first double round from the head ([`chacha_core::head`]): the lanes start
+        // from its words, then the column round's counter quarter round and what is left
+        // of the diagonal round.
+        for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
+            x[i] = _mm_set1_epi32(heads.now[i] as i32);
+        }
+        if V::COUNTER_WORDS == 2 {
+            // `Legacy`: lanes whose word 13 was carried into take the words that depend on
+            // it from the other head.
+            let carried =
+                _mm_cmpeq_epi32(input[13], _mm_set1_epi32(((counter >> 32) as u32).wrapping_add(1) as i32));
+            for i in [1, 5, 9, 13] {
+                let other = _mm_set1_epi32(heads.carried[i] as i32);
+                x[i] = _mm_or_si128(_mm_and_si128(carried, other), _mm_andnot_si128(carried, x[i]));
+            }
+        }
+        x[12] = rotl16(_mm_xor_si128(x[12], x[0]));
+        sliced_step!(x, rotl::<12, 20>; [8, 12, 4]);
+        sliced_step!(x, rotl::<8, 24>; [0, 4, 12]);
+        sliced_step!(x, rotl::<7, 25>; [8, 12, 4]);
+        x[12] = rotl16(_mm_xor_si128(x[12], x[1]));
+        sliced_step!(x, rotl16; [0, 5, 15], [3, 4, 14]);
+        sliced_step!(x, rotl::<12, 20>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
+        sliced_step!(x, rotl::<8, 24>; [0, 5, 15], [1, 6, 12], [2, 7, 13], [3, 4, 14]);
+        sliced_step!(x, rotl::<7, 25>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
+        if SCALAR {
+            let carried = V::COUNTER_WORDS == 2 && lane(4) >> 32 != counter >> 32;
+            y = finish_first_double_round(if carried { &heads.carried } else { &heads.now }, y[12]);
+        }
+        double_rounds -= 1;
+    }
+    for _ in 0..double_rounds {
         // Two quarter rounds at a time: their 8 words and temporaries fill 10 of the 16
         // xmm registers, and the 8 words of the other pair wait (some of them spilled)
         // for half a round, off the chains being computed. The scalar block's quarter

@@ -24,8 +24,6 @@
 //! double round, which [`finish_first_double_round`] spells out for one block.
 //! OpenSSL's assembly does all 96.
 
-use core::ops::Range;
-
 use crate::{reference::quarter_round, state::State, variant::Variant};
 
 /// The words a word-sliced kernel starts the first double round from: the input words
@@ -34,12 +32,12 @@ use crate::{reference::quarter_round, state::State, variant::Variant};
 #[inline]
 pub fn head(words: &[u32; 16]) -> [u32; 16] {
     let mut h = *words;
-    quarter_round_ops(&mut h, [0, 4, 8, 12], 0..1);
+    quarter_round_ops::<0, 1>(&mut h, [0, 4, 8, 12]);
     quarter_round(&mut h, 1, 5, 9, 13);
     quarter_round(&mut h, 2, 6, 10, 14);
     quarter_round(&mut h, 3, 7, 11, 15);
-    quarter_round_ops(&mut h, [1, 6, 11, 12], 0..1);
-    quarter_round_ops(&mut h, [2, 7, 8, 13], 0..3);
+    quarter_round_ops::<0, 1>(&mut h, [1, 6, 11, 12]);
+    quarter_round_ops::<0, 3>(&mut h, [2, 7, 8, 13]);
     h
 }
 
@@ -71,28 +69,36 @@ impl Heads {
 /// one block whose word 12 is `word12`: the model each word-sliced kernel follows lane by
 /// lane, step for step. `finish_first_double_round(&head(w), w[12])` is the state after
 /// one `inner_block` on `w`.
+#[inline(always)]
 pub fn finish_first_double_round(head: &[u32; 16], word12: u32) -> [u32; 16] {
     let mut x = *head;
     x[12] = word12;
-    quarter_round_ops(&mut x, [0, 4, 8, 12], 1..12);
-    quarter_round_ops(&mut x, [1, 6, 11, 12], 1..12);
-    quarter_round_ops(&mut x, [2, 7, 8, 13], 3..12);
+    quarter_round_ops::<1, 12>(&mut x, [0, 4, 8, 12]);
+    quarter_round_ops::<1, 12>(&mut x, [1, 6, 11, 12]);
+    quarter_round_ops::<3, 12>(&mut x, [2, 7, 8, 13]);
     quarter_round(&mut x, 0, 5, 10, 15);
     quarter_round(&mut x, 3, 4, 9, 14);
     x
 }
 
-/// Operations `ops` of the twelve of RFC 8439's quarter round (§2.1) on words
+/// Operations `FROM..TO` of the twelve of RFC 8439's quarter round (§2.1) on words
 /// `[a, b, c, d]`: `a += b` is operation 0, `d ^= a` 1, `d <<<= 16` 2, `c += d` 3, and so
-/// on to `b <<<= 7`, 11.
-fn quarter_round_ops(x: &mut [u32; 16], [a, b, c, d]: [usize; 4], ops: Range<usize>) {
-    for op in ops {
-        // Steps of three: (a, b, d, 16), (c, d, b, 12), (a, b, d, 8), (c, d, b, 7).
-        let (p, q, r, n) = [(a, b, d, 16), (c, d, b, 12), (a, b, d, 8), (c, d, b, 7)][op / 3];
-        match op % 3 {
-            0 => x[p] = x[p].wrapping_add(x[q]),
-            1 => x[r] ^= x[p],
-            _ => x[r] = x[r].rotate_left(n),
+/// on to `b <<<= 7`, 11. (Constant bounds and four steps: inlined, it unrolls into
+/// straight-line code, as a backend's scalar block needs it.)
+#[inline(always)]
+fn quarter_round_ops<const FROM: usize, const TO: usize>(x: &mut [u32; 16], [a, b, c, d]: [usize; 4]) {
+    let run = |op: usize| FROM <= op && op < TO;
+    for (step, (p, q, r, n)) in
+        [(a, b, d, 16), (c, d, b, 12), (a, b, d, 8), (c, d, b, 7)].into_iter().enumerate()
+    {
+        if run(3 * step) {
+            x[p] = x[p].wrapping_add(x[q]);
+        }
+        if run(3 * step + 1) {
+            x[r] ^= x[p];
+        }
+        if run(3 * step + 2) {
+            x[r] = x[r].rotate_left(n);
         }
     }
 }
