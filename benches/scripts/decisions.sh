@@ -7,8 +7,9 @@
 #   benches/scripts/decisions.sh --report N   # also N runs of the report, and targets.sh
 #   benches/scripts/decisions.sh --samples N  # calls per tree and size [ab.sh's 2000]
 #
-# The machines this project runs on have one of two CPUs (Intel Xeon Emerald Rapids, AMD
-# EPYC Zen 4; ../shared/PERF-NOTES.md), and a session gets whichever it gets. Code that
+# The machines this project runs on have one of several CPUs (Intel Xeon Emerald Rapids,
+# an Intel Xeon reporting family 6 model 167, AMD EPYC Zen 4; ../shared/PERF-NOTES.md and
+# benches/README.md), and a session gets whichever it gets. Code that
 # lost on one of them was removed but kept in history, so that a session on the other can
 # time it against today's: each line of DECISIONS is that revision, the backend, the
 # `ab.sh` operations and sizes, and what the working tree chose. For each the script runs
