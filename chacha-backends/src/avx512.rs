@@ -6,7 +6,7 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set after the first from the head; one spare lane for a last 15 | word-sliced |
+//! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set from the head; one spare lane for a last 15 | word-sliced |
 //! | 15 … 30 | `sliced16`: 16 blocks in zmm, once; one spare lane for 15 | word-sliced |
 //! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1` | rows |
 //!
@@ -19,7 +19,7 @@
 //! - **The head** (`sliced16_sets`): of 16 blocks' input words only word 12, the counter,
 //!   differs between lanes, so 41 of the first double round's 96 instructions compute the
 //!   same value in every lane ([`chacha_core::head`]). A request of two sets or more does
-//!   them once, in scalar code, and starts each set after the first from those words; the
+//!   them once, in scalar code, and starts each of its sets from those words; the
 //!   one quarter round of the first column round that is left, (0, 4, 8, 12), is computed a
 //!   set early (`column_chain`), where it overlaps the set before.
 //! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
@@ -427,7 +427,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     // call stored the 16 blocks, reloaded them and reloaded the 14 input words the callee
     // may clobber, about 50 more instructions per KiB.)
     if io.blocks() >= 31 {
-        // Two sets or more: each set after the first starts from the head.
+        // Two sets or more: each set starts from the head.
         counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
     } else if io.len >= 16 * BLOCK_LEN {
         sliced16::<R, V, XOR, true>(state, counter, io, tail);
@@ -569,11 +569,12 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
 /// Two sets of 16 blocks or more (`io.blocks() >= 31`), from `counter`; returns the
 /// counter after them. Leaves fewer than 15 blocks, for the row kernels.
 ///
-/// Each set after the first starts its first double round from [`chacha_core::head::head`]'s words,
+/// Every set starts its first double round from [`chacha_core::head::head`]'s words,
 /// computed once for the call: of the first column round only the counter's quarter
 /// round (0, 4, 8, 12) is left, one chain of 11 dependent instructions
 /// ([`column_chain`]), and the diagonal round needs all its words. That chain is
-/// computed during the set before. At the start of its own set it was all the work the
+/// computed during the set before (the first set's before the loop, once per call).
+/// At the start of its own set it was all the work the
 /// core had beside the last set's transpose, whose 64 shuffles run on one port (Intel):
 /// the other port idled, and the head measured 0.91× the whole first double round
 /// though it does 41 fewer instructions; computed a set early, 1.08× at 16 KiB (Intel
