@@ -88,6 +88,10 @@ if [ -n "$emulated" ]; then
   export CHACHA_EXPECT_BACKENDS="$expect"
 else
   export "CARGO_TARGET_${var}_RUNNER=/usr/$gnu/lib/ld-linux.so.2 --library-path /usr/$gnu/lib"
+  # The same for the binaries a test starts itself (benches/tests/peers_agree.rs starts the
+  # report's worker): without Debian's libc6-i386, /lib/ld-linux.so.2 does not exist and a
+  # direct start fails with ENOENT. (A machine that had it hid this until a fresh one.)
+  export CHACHA_TEST_RUNNER="/usr/$gnu/lib/ld-linux.so.2 --library-path /usr/$gnu/lib"
   export PROPTEST_CASES="${PROPTEST_CASES:-256}"
   # The x86 backends are the same on i686 as on x86_64, so the list .ci/run expects there
   # (CHACHA_EXPECT_BACKENDS) holds here too.

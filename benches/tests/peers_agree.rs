@@ -81,13 +81,32 @@ fn a_disagreement_is_reported() {
     assert!(err.contains("ours-8 differs from ours-20"), "{err}");
 }
 
+/// The bench binary as a command. `CHACHA_TEST_RUNNER`, if set, is the command line that
+/// runs the target's binaries (as Cargo's runner runs the test binaries):
+/// `scripts/cross-test.sh i686` runs them through the 32-bit C library's loader, which a
+/// machine without Debian's `libc6-i386` has only there, so a direct start of the binary
+/// fails with "No such file or directory".
+fn worker_command() -> Command {
+    let exe = env!("CARGO_BIN_EXE_chacha-bench");
+    let runner = std::env::var("CHACHA_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words).arg(exe);
+            command
+        }
+        None => Command::new(exe),
+    }
+}
+
 /// The report's worker process answers the protocol and gives the same bytes as this
 /// process: OpenSSL with its AVX-512 code masked (as the report runs it), or, without
 /// libcrypto, the published crate.
 #[test]
 fn a_worker_process_gives_the_same_bytes() {
     let peer = if Peer::OpenSsl.unavailable().is_none() { Peer::OpenSsl } else { Peer::Published };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chacha-bench"))
+    let mut child = worker_command()
         .args(["--worker", "--peers", peer.id()])
         .env("OPENSSL_ia32cap", OPENSSL_AVX2_CAP)
         .stdin(Stdio::piped())
