@@ -15,6 +15,10 @@ macro_rules! pin {
                 unsafe { core::arch::asm!("/* {0} */", inout($class) $v, options(nomem, nostack, preserves_flags)) };
             )+
         }
+        #[cfg(miri)]
+        {
+            $( let _ = &mut $v; )+
+        }
     };
 }
 
