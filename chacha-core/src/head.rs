@@ -138,6 +138,23 @@ mod tests {
         assert_ne!(a[13], w[13]);
     }
 
+    /// The head is exactly the work the module docs list, spelled out step by step: the
+    /// kernels start from these words and take them as done (a head that left an op to
+    /// the finish would still pass `check`, and a kernel trusting it would not).
+    #[test]
+    fn head_is_the_listed_work_exactly() {
+        let w: [u32; 16] = core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 1));
+        let mut want = w;
+        for (a, b, c, d) in [(1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15)] {
+            quarter_round(&mut want, a, b, c, d);
+        }
+        want[0] = want[0].wrapping_add(want[4]);
+        want[1] = want[1].wrapping_add(want[6]);
+        want[2] = want[2].wrapping_add(want[7]);
+        want[13] = (want[13] ^ want[2]).rotate_left(16);
+        assert_eq!(head(&w), want);
+    }
+
     #[test]
     fn legacy_carried_head_differs_only_in_quarter_round_1_5_9_13() {
         use crate::{Ietf, Legacy};

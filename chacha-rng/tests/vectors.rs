@@ -218,6 +218,10 @@ fn debug_shows_no_seed_and_trait_objects_work() {
         text.starts_with("ChaChaRng") && !text.contains("171") && !text.to_lowercase().contains("ab,"),
         "{text}"
     );
+    // The block generator under it says what it runs, and no more.
+    let core = chacha_rng::ChaChaCore::<chacha_rng::R12, chacha_rng::Legacy>::from_seed([0xAB; 32]);
+    let text = format!("{core:?}");
+    assert!(text.starts_with("ChaChaCore") && text.contains("rounds: 12") && !text.contains("171"), "{text}");
     let mut plain = ChaCha20Rng::from_seed([1; 32]);
     let mut boxed: Box<dyn CryptoRng> = Box::new(ChaCha20Rng::from_seed([1; 32]));
     for _ in 0..300 {

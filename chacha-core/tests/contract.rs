@@ -1,0 +1,166 @@
+//! The contract's one enforcement point, [`State::xor`] and [`State::fill`], with a kernel
+//! built on [`chacha_core::reference`] that records every call: the bytes (RFC 8439
+//! §2.4.2), the state's move past the blocks used, and the end of the stream — a request
+//! that does not fit is refused before the kernel runs, so nothing is written past the end
+//! (keystream reuse), and a request that fits exactly is served.
+//!
+//! Written against mutation testing (`scripts/mutants.sh`): each assertion here fails for
+//! a mutant of `contract.rs`, `state.rs` or `reference.rs` that the other tests missed.
+
+use std::cell::Cell;
+
+use chacha_core::{
+    BLOCK_LEN, Block, EndOfStream, Ietf, Kernel, Legacy, R20, Rounds, State, Variant, inout::InOutBuf,
+    reference,
+};
+use chacha_testdata::get;
+
+thread_local! {
+    /// Kernel calls on this test's thread (the tests run on threads of their own).
+    static CALLS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn calls() -> usize {
+    CALLS.with(Cell::get)
+}
+
+/// The reference, one block at a time, as a kernel.
+#[derive(Clone, Copy, Debug)]
+struct Recording;
+
+impl Kernel for Recording {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        CALLS.with(|c| c.set(c.get() + 1));
+        let mut blocks = vec![[0u8; BLOCK_LEN]; buf.len().div_ceil(BLOCK_LEN)];
+        reference::keystream::<R, V>(state, &mut blocks);
+        let keystream = blocks.concat();
+        buf.xor_in2out(&keystream[..buf.len()]);
+        if buf.len() % BLOCK_LEN != 0 {
+            *tail = *blocks.last().unwrap();
+        }
+    }
+
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        CALLS.with(|c| c.set(c.get() + 1));
+        reference::keystream::<R, V>(state, out);
+    }
+
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        reference::hchacha::<R>(key, input)
+    }
+}
+
+/// RFC 8439 §2.4.2 ("Sunscreen"): 114 bytes, two blocks from counter 1, through
+/// `State::xor` in place; the state moves on by two blocks and the partial block's whole
+/// keystream is in `tail`.
+#[test]
+fn xor_gives_rfc8439_2_4_2_and_moves_past_the_blocks_used() {
+    let v = get("rfc8439-2.4.2");
+    let mut state = State::<Ietf>::new(&v.array("key"), &v.array("nonce"));
+    state.seek(v.number("counter").into()).unwrap();
+    let mut data = v.bytes("plaintext");
+    let mut tail = [0u8; BLOCK_LEN];
+    state.xor::<R20, _>(Recording, data.as_mut_slice().into(), &mut tail).unwrap();
+    assert_eq!(data, v.bytes("ciphertext"));
+    assert_eq!(state.counter(), v.number("counter") + 2);
+    assert_eq!(tail[..50], v.bytes("keystream")[64..], "the partial block's keystream");
+    assert_eq!(tail, reference::block::<R20, Ietf>(&state, 2));
+}
+
+/// `reference::keystream` is block after block, and wraps the counter as the state's
+/// counter words do: in 32 bits for `Ietf`, carrying into word 13 for `Legacy`.
+#[test]
+fn reference_keystream_is_consecutive_blocks_across_the_counter_limits() {
+    let v = get("rfc8439-2.4.2");
+    let mut ietf = State::<Ietf>::new(&v.array("key"), &v.array("nonce"));
+    ietf.seek(v.number("counter").into()).unwrap();
+    let mut two = [[0u8; BLOCK_LEN]; 2];
+    reference::keystream::<R20, Ietf>(&ietf, &mut two);
+    assert_eq!(two.concat()[..114], v.bytes("keystream")[..]);
+
+    ietf.seek(u128::from(u32::MAX)).unwrap();
+    reference::keystream::<R20, Ietf>(&ietf, &mut two);
+    assert_eq!(
+        two,
+        [reference::block::<R20, Ietf>(&ietf, u64::from(u32::MAX)), reference::block::<R20, Ietf>(&ietf, 0)]
+    );
+
+    let mut legacy = State::<Legacy>::new(&[3; 32], &[4; 8]);
+    legacy.seek(u128::from(u32::MAX)).unwrap();
+    reference::keystream::<R20, Legacy>(&legacy, &mut two);
+    assert_eq!(two[1], reference::block::<R20, Legacy>(&legacy, 1 << 32));
+    assert_ne!(two[1], reference::block::<R20, Legacy>(&legacy, 0));
+}
+
+/// At `blocks_left` = 2 (`Ietf` at 2^32 − 2, `Legacy` at 2^64 − 2): a 3-block request is
+/// refused before the kernel runs, with the buffer and the state untouched; a request of
+/// exactly 2 blocks is served and ends the stream; then only empty requests pass.
+fn end_of_stream<V: Variant>(nonce: &V::Nonce) {
+    let mut state = State::<V>::new(&[9; 32], nonce);
+    let near_end = V::BLOCKS - 2;
+    state.seek(near_end).unwrap();
+    let before = calls();
+    let mut tail = [0x55u8; BLOCK_LEN];
+
+    let mut data = vec![0xA5u8; 2 * BLOCK_LEN + 1];
+    assert_eq!(state.xor::<R20, _>(Recording, data.as_mut_slice().into(), &mut tail), Err(EndOfStream));
+    let mut out = [[0xA5u8; BLOCK_LEN]; 3];
+    assert_eq!(state.fill::<R20, _>(Recording, &mut out), Err(EndOfStream));
+    assert_eq!(calls(), before, "a refused request never reaches the kernel");
+    assert!(data.iter().chain(out.as_flattened()).all(|&b| b == 0xA5), "nothing written");
+    assert_eq!(tail, [0x55; BLOCK_LEN]);
+    assert_eq!((state.position(), state.blocks_left()), (near_end, 2), "the state is where it was");
+
+    // Exactly what is left: served, and the stream ends.
+    let mut fits = state.clone();
+    let mut data = vec![0u8; 2 * BLOCK_LEN];
+    fits.xor::<R20, _>(Recording, data.as_mut_slice().into(), &mut tail).unwrap();
+    let mut want = [[0u8; BLOCK_LEN]; 2];
+    reference::keystream::<R20, V>(&state, &mut want);
+    assert_eq!(data, want.concat());
+    assert_eq!((fits.blocks_left(), fits.position()), (0, V::BLOCKS));
+    let mut two = [[0u8; BLOCK_LEN]; 2];
+    state.fill::<R20, _>(Recording, &mut two).unwrap();
+    assert_eq!(two, want);
+    assert_eq!(state.blocks_left(), 0);
+    assert_eq!(calls(), before + 2);
+
+    // At the end: one byte is refused, nothing is accepted.
+    let mut byte = [0u8; 1];
+    assert_eq!(state.xor::<R20, _>(Recording, byte.as_mut_slice().into(), &mut tail), Err(EndOfStream));
+    assert_eq!(state.fill::<R20, _>(Recording, &mut two[..1]), Err(EndOfStream));
+    state.xor::<R20, _>(Recording, (&mut [][..]).into(), &mut tail).unwrap();
+    state.fill::<R20, _>(Recording, &mut []).unwrap();
+    assert_eq!(byte, [0]);
+}
+
+#[test]
+fn ietf_requests_past_the_end_are_refused_before_the_kernel_runs() {
+    end_of_stream::<Ietf>(&[7; 12]);
+}
+
+#[test]
+fn legacy_requests_past_the_end_are_refused_before_the_kernel_runs() {
+    end_of_stream::<Legacy>(&[7; 8]);
+}
+
+/// `seek` takes every block of `0..=V::BLOCKS` (the last is the end of the stream) and
+/// refuses the one after, leaving the state alone.
+#[test]
+fn seek_reaches_the_end_of_the_stream_and_no_further() {
+    fn check<V: Variant>(nonce: &V::Nonce) {
+        let mut state = State::<V>::new(&[1; 32], nonce);
+        state.seek(V::BLOCKS).unwrap();
+        assert_eq!((state.blocks_left(), state.position()), (0, V::BLOCKS));
+        state.seek(3).unwrap();
+        assert_eq!(state.seek(V::BLOCKS + 1), Err(EndOfStream));
+        assert_eq!(state.position(), 3);
+    }
+    check::<Ietf>(&[2; 12]);
+    check::<Legacy>(&[2; 8]);
+}
+
+#[test]
+fn end_of_stream_says_what_happened() {
+    assert_eq!(EndOfStream.to_string(), "end of the ChaCha keystream for this key and nonce");
+}
