@@ -388,6 +388,11 @@ mod tests {
             seed[i] ^= 1;
             assert!(base != rng(seed, 3, 100), "seed byte {i}");
         }
+        // Two key words that differ by the same bits: an accumulator that XORs the
+        // differences (instead of ORing them) would cancel them out.
+        let mut seed = [7; 32];
+        (seed[0], seed[4]) = (6, 6);
+        assert!(base != rng(seed, 3, 100), "two words, the same difference");
         assert!(base != rng([7; 32], 4, 100));
         assert!(base != rng([7; 32], 3, 101));
     }
