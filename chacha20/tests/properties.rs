@@ -224,6 +224,19 @@ proptest! {
     }
 }
 
+/// `with_backend` runs on the backend it was given, and says so (`Backend::default()` is
+/// the detected one, so only the other backends tell them apart).
+#[test]
+fn with_backend_keeps_the_backend_it_was_given() {
+    for backend in Backend::available() {
+        let c = ChaCha20::with_backend(&[1; 32], &[2; 12], backend);
+        assert_eq!((c.backend(), c.kernel()), (backend, backend));
+        assert!(format!("{c:?}").contains(backend.name()), "{c:?}");
+        let x = XChaCha20::with_backend(&[1; 32], &[2; 24], backend);
+        assert_eq!((x.backend(), x.kernel()), (backend, backend));
+    }
+}
+
 #[test]
 fn new_uses_the_detected_backend_and_debug_hides_the_key() {
     let key = [0xAB; 32];
