@@ -445,3 +445,133 @@ pub(crate) mod tests {
         }
     }
 }
+
+/// The short-call batching rule of `apply`, observed through the buffer's fill level
+/// (`used`, `end`) and the kernel calls it makes: the keystream is the same either way,
+/// so only these can tell a rule that batches too often, too rarely or too far.
+#[cfg(test)]
+mod batching {
+    extern crate std;
+
+    use std::{cell::Cell, thread_local, vec, vec::Vec};
+
+    use chacha_core::{BLOCK_LEN, R20, reference};
+    use cipher::StreamCipher;
+
+    use super::*;
+
+    thread_local! {
+        /// (`xor` calls, `fill` calls) made by [`Counted`] on this thread.
+        static CALLS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    }
+
+    /// The reference as a kernel that claims `FREE` free blocks and counts its calls.
+    #[derive(Clone, Copy, Debug)]
+    struct Counted<const FREE: usize>;
+
+    impl<const FREE: usize> Kernel for Counted<FREE> {
+        fn xor<R: Rounds, V: Variant>(
+            self,
+            state: &State<V>,
+            mut buf: InOutBuf<'_, '_, u8>,
+            tail: &mut Block,
+        ) {
+            CALLS.with(|c| c.set((c.get().0 + 1, c.get().1)));
+            let mut blocks = vec![[0u8; BLOCK_LEN]; buf.len().div_ceil(BLOCK_LEN)];
+            reference::keystream::<R, V>(state, &mut blocks);
+            buf.xor_in2out(&blocks.concat()[..buf.len()]);
+            if buf.len() % BLOCK_LEN != 0 {
+                *tail = *blocks.last().unwrap();
+            }
+        }
+
+        fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+            CALLS.with(|c| c.set((c.get().0, c.get().1 + 1)));
+            reference::keystream::<R, V>(state, out);
+        }
+
+        fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+            reference::hchacha::<R>(key, input)
+        }
+
+        fn free_blocks(self) -> usize {
+            FREE
+        }
+    }
+
+    const KEY: [u8; 32] = [0x5A; 32];
+    const NONCE: [u8; 12] = [0xA5; 12];
+
+    /// Runs calls of `lens` bytes on one instance over `kernel`; returns (`used`, `end`)
+    /// after each call and checks that the bytes are the reference's keystream.
+    fn levels<K: Kernel>(kernel: K, lens: &[usize]) -> Vec<(u16, u16)> {
+        let mut c = ChaCha::<R20, Ietf, K>::with_kernel(&KEY, &NONCE, kernel);
+        let mut out = Vec::new();
+        let mut levels = Vec::new();
+        for &len in lens {
+            let mut buf = vec![0u8; len];
+            c.apply_keystream(&mut buf);
+            out.extend_from_slice(&buf);
+            levels.push((c.used, c.end));
+        }
+        let mut blocks = vec![[0u8; BLOCK_LEN]; out.len().div_ceil(BLOCK_LEN)];
+        reference::keystream::<R20, Ietf>(&State::new(&KEY, &NONCE), &mut blocks);
+        assert_eq!(out, blocks.concat()[..out.len()], "{kernel:?} {lens:?}: keystream");
+        levels
+    }
+
+    /// (`xor`, `fill`) calls [`Counted`] made during `f`.
+    fn calls(f: impl FnOnce()) -> (usize, usize) {
+        CALLS.with(|c| c.set((0, 0)));
+        f();
+        CALLS.with(Cell::get)
+    }
+
+    #[test]
+    fn a_fresh_instance_never_batches() {
+        assert_eq!(levels(Counted::<4>, &[16]), [(16, 64)]);
+        assert_eq!(levels(Counted::<4>, &[100]), [(36, 64)]);
+        assert_eq!(calls(|| _ = levels(Counted::<4>, &[16])), (1, 0));
+    }
+
+    #[test]
+    fn a_warm_instance_batches_exactly_the_calls_shorter_than_the_batch() {
+        // The first call (64 B) warms the instance and leaves the buffer empty.
+        for (len, level) in [(1, (1, 256)), (16, (16, 256)), (100, (100, 256)), (255, (255, 256))] {
+            assert_eq!(levels(Counted::<4>, &[64, len])[1], level, "{len} B");
+        }
+        // From the batch's length on, the kernel's fused XOR, as on a fresh instance.
+        assert_eq!(levels(Counted::<4>, &[64, 256])[1], (0, 0));
+        assert_eq!(levels(Counted::<4>, &[64, 300])[1], (44, 64));
+        // Later calls are served from the batch until it is used up.
+        assert_eq!(
+            levels(Counted::<4>, &[64, 16, 200, 40, 16]),
+            [(0, 0), (16, 256), (216, 256), (256, 256), (16, 256)]
+        );
+        assert_eq!(calls(|| _ = levels(Counted::<4>, &[64, 16, 200, 40, 16])), (1, 2));
+    }
+
+    #[test]
+    fn the_batch_is_the_kernels_free_blocks_at_most_batch() {
+        assert_eq!(levels(Counted::<2>, &[64, 100]), [(0, 0), (100, 128)]);
+        assert_eq!(levels(Counted::<2>, &[64, 128]), [(0, 0), (0, 0)]);
+        assert_eq!(levels(Counted::<8>, &[64, 16]), [(0, 0), (16, 64 * BATCH as u16)]);
+        assert_eq!(levels(Counted::<8>, &[64, 300]), [(0, 0), (44, 64)]);
+    }
+
+    #[test]
+    fn a_one_block_kernel_never_batches() {
+        assert_eq!(levels(Counted::<1>, &[64, 16, 48, 10]), [(0, 0), (16, 64), (64, 64), (10, 64)]);
+        // Not even one block through `fill` and the buffer: that is the same block plus a copy.
+        assert_eq!(calls(|| _ = levels(Counted::<1>, &[64, 16, 48, 10])), (3, 0));
+    }
+
+    #[test]
+    fn every_backend_batches_its_free_blocks() {
+        for backend in Backend::available() {
+            let batch = backend.free_blocks().min(BATCH);
+            let end = if batch > 1 { 64 * batch as u16 } else { 64 };
+            assert_eq!(levels(backend, &[64, 16]), [(0, 0), (16, end)], "{backend:?}");
+        }
+    }
+}
