@@ -99,7 +99,7 @@ lane_a=$!
   build avx2 $i686 avx2 '-C target-feature=+avx2 --cfg chacha_backend="avx2"' -- \
     -p chacha-backends --test differential
   build avx512 $x86_64 avx512 '-C target-feature=+avx512f,+avx512vl,+avx512bw --cfg chacha_backend="avx512"' -- \
-    -p chacha-backends --test differential
+    -p chacha-backends --lib --test differential
   build dispatch $x86_64 sse2,soft '' -- -p chacha-backends --test differential
 ) &
 lane_b=$!

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set from the head; one spare lane for a last 15 | word-sliced |
 //! | 15 … 30 | `sliced16`: 16 blocks in zmm, once; one spare lane for 15 | word-sliced |
-//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1` | rows |
+//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1`; one-chain kernels step in the form this CPU runs faster (`RowSteps`) | rows |
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
@@ -87,12 +87,19 @@
 //!   median (per-call ratio 0.85), 1 MiB 0.89, ChaCha8 16 KiB 0.94. Port 5 also takes the
 //!   transpose's 64 shuffles. Rejected; in the 1-block row kernel the same change measured
 //!   0.97 (fresh 16 and 64 B).
-//! - **Split rotates in the one-block rows**: `(d ^ a) <<< n` as `(d <<< n) ^ (a << n) ^
-//!   (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add, two parallel
-//!   shifts and one `vpternlogd`: 3 cycles by the latency tables on both CPUs against 4 on
-//!   Zen 4 (2-cycle `vprold`). On Intel the chain measured 3.06 ticks per step against 2.59
-//!   (inline asm), and `ab.sh` 0.75× at 16 and 64 B. Removed; commit `3285df3` has it, for
-//!   `benches/scripts/ab.sh 3285df3 avx512 xor 16,64` on Zen 4.
+//! - **Split rotates in the one-chain rows** (`RowSteps`): `(d ^ a) <<< n` as `(d <<< n)
+//!   ^ (a << n) ^ (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add,
+//!   two parallel shifts and one `vpternlogd`: 3 cycles by the latency tables on both
+//!   CPUs against 4 on Zen 4 (2-cycle `vprold`) and 3 on Intel. Chosen per CPU in
+//!   `detect`: **AMD Zen 4 runs it**, `benches/scripts/ab.sh HEAD avx512 xor,fresh`
+//!   against the `vprold` steps (AMD EPYC family 25 model 17, per-call ratio at the
+//!   median): fresh instance 16 B 1.25, 64 B 1.17, 100 B 1.20, 128 B 1.24; one instance
+//!   16 B 1.13, 100 B 1.14, 64 and 128 B 1.00. Three and four blocks in one zmm chain
+//!   lost with it (192 B 0.92, 256 B 0.98: five zmm ops a step on the split 256-bit
+//!   pipes, throughput-bound), so only the xmm and ymm chains (1 and 2 blocks) and
+//!   `hchacha` have both forms. **Intel runs `vprold`**: there the split chain measured
+//!   3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh` 0.75× at 16 and
+//!   64 B (commit `3285df3`).
 //! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
 //!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
 //!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
@@ -141,15 +148,70 @@ use chacha_core::{
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
 
 /// Proof that this CPU (and OS) runs AVX-512F, AVX-512VL and AVX-512BW; only
-/// [`detect`](Avx512::detect) creates one.
+/// [`detect`](Avx512::detect) creates one. It also carries which form of the one-chain
+/// row steps is faster on this CPU ([`RowSteps`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Avx512(());
+pub struct Avx512(RowSteps);
+
+/// The step form of the row kernels with one chain (1 block in xmm, 2 in ymm: requests of
+/// up to 128 bytes, and `hchacha`): a dependent chain, so the faster form is the one with
+/// the shorter latency per step, and that depends on the CPU's `vprold` latency. Both
+/// forms give the same bytes; both are tested on every CPU with AVX-512 (the module's
+/// tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum RowSteps {
+    /// add, xor, `vprold`: 3 cycles a step where `vprold` takes 1 (Intel).
+    Rotate,
+    /// add, two shifts side by side, `vpternlogd` ([`Rows::ad_split`]): 3 cycles a step
+    /// on every CPU, so faster where `vprold` takes 2 (AMD Zen 4: 4 cycles with it). On
+    /// Intel it measured slower (see the module docs, "Measured").
+    Split,
+}
+
+impl RowSteps {
+    /// `Split` on AMD family 19h (Zen 3 and 4; of them only Zen 4 has AVX-512): its
+    /// `vprold` has 2-cycle latency (PERF-NOTES). `Rotate` elsewhere, including CPUs
+    /// not measured (Zen 5, family 1Ah).
+    /// Miri sees no CPU and cannot execute CPUID (inline assembly): `Rotate` there.
+    #[cfg(miri)]
+    fn for_this_cpu() -> Self {
+        RowSteps::Rotate
+    }
+
+    #[cfg(not(miri))]
+    fn for_this_cpu() -> Self {
+        #[cfg(target_arch = "x86")]
+        use core::arch::x86::{__cpuid, CpuidResult};
+        #[cfg(target_arch = "x86_64")]
+        use core::arch::x86_64::{__cpuid, CpuidResult};
+        // `__cpuid` is a safe function in recent Rust and an unsafe one in the MSRV's
+        // (1.89): the block is needed there and unused here.
+        #[allow(unused_unsafe)]
+        let cpuid = |leaf: u32| -> CpuidResult {
+            // SAFETY: the CPUID instruction exists: `cpuid_avx512` (cpufeatures) executed
+            // it before any `Avx512` is made, and only `detect` calls this.
+            unsafe { __cpuid(leaf) }
+        };
+        let vendor = cpuid(0);
+        // "AuthenticAMD" in EBX, EDX, ECX.
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+        // The family: base (bits 8–11) plus extended (bits 20–27).
+        let eax = cpuid(1).eax;
+        let family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
+        if amd && family == 0x19 { RowSteps::Split } else { RowSteps::Rotate }
+    }
+}
 
 impl Avx512 {
     /// `Some` if this CPU runs AVX-512F, AVX-512VL and AVX-512BW with the OS saving the
-    /// 512-bit state (the probe is made once and cached).
+    /// 512-bit state (the probe is made once and cached; the CPU's vendor and family,
+    /// which choose the row steps, are read on every call: keep the result).
     pub fn detect() -> Option<Self> {
-        cpuid_avx512::get().then_some(Avx512(()))
+        cpuid_avx512::get().then(|| Avx512(RowSteps::for_this_cpu()))
+    }
+
+    fn split(self) -> bool {
+        self.0 == RowSteps::Split
     }
 }
 
@@ -158,12 +220,18 @@ impl Kernel for Avx512 {
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
         let (inp, out, len) = Io::<true>::xor(buf).into_parts();
         if (1..=BLOCK_LEN).contains(&len) {
-            // SAFETY: as below.
-            return unsafe { run_1::<R, V>(state, state.counter(), inp, out, len, tail) };
+            let counter = state.counter();
+            return if self.split() {
+                // SAFETY: as below.
+                unsafe { run_1::<R, V, true>(state, counter, inp, out, len, tail) }
+            } else {
+                // SAFETY: as below.
+                unsafe { run_1::<R, V, false>(state, counter, inp, out, len, tail) }
+            };
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are an `Io`'s.
-        unsafe { run::<R, V, true>(state, inp, out, len, tail) }
+        unsafe { run::<R, V, true>(state, inp, out, len, tail, self.split()) }
     }
 
     #[inline]
@@ -173,13 +241,18 @@ impl Kernel for Avx512 {
         let mut unused = [0u8; BLOCK_LEN];
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are an `Io`'s.
-        unsafe { run::<R, V, false>(state, inp, out, len, &mut unused) }
+        unsafe { run::<R, V, false>(state, inp, out, len, &mut unused, self.split()) }
     }
 
     #[inline]
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
-        unsafe { hchacha_row::<R>(key, input) }
+        if self.split() {
+            // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW.
+            unsafe { hchacha_row::<R, true>(key, input) }
+        } else {
+            // SAFETY: as above.
+            unsafe { hchacha_row::<R, false>(key, input) }
+        }
     }
 
     /// One `zmm` row chain holds 4 blocks at the latency of one block's `xmm` chain.
@@ -416,6 +489,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     out: *mut u8,
     len: usize,
     tail: &mut Block,
+    split: bool,
 ) {
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Io::<XOR>::from_parts(inp, out, len) };
@@ -436,19 +510,21 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
         sliced16::<R, V, XOR, false>(state, counter, io, tail);
         counter = counter.wrapping_add(16);
     }
-    match io.blocks() {
-        0 => {}
-        1 => rows_1::<R, V, XOR>(state, counter, io, tail),
-        2 => rows_2::<R, V, XOR>(state, counter, io, tail),
-        3 | 4 => rows_4::<R, V, XOR>(state, counter, io, tail),
-        5 => rows_5::<R, V, XOR>(state, counter, io, tail),
-        6 => rows_6::<R, V, XOR>(state, counter, io, tail),
-        7 | 8 => rows_8::<R, V, XOR>(state, counter, io, tail),
-        9 => rows_9::<R, V, XOR>(state, counter, io, tail),
-        10 => rows_10::<R, V, XOR>(state, counter, io, tail),
-        11 | 12 => rows_12::<R, V, XOR>(state, counter, io, tail),
-        13 => rows_13::<R, V, XOR>(state, counter, io, tail),
-        _ => rows_14::<R, V, XOR>(state, counter, io, tail),
+    match (io.blocks(), split) {
+        (0, _) => {}
+        (1, false) => rows_1::<R, V, XOR, false>(state, counter, io, tail),
+        (1, true) => rows_1::<R, V, XOR, true>(state, counter, io, tail),
+        (2, false) => rows_2::<R, V, XOR, false>(state, counter, io, tail),
+        (2, true) => rows_2::<R, V, XOR, true>(state, counter, io, tail),
+        (3 | 4, _) => rows_4::<R, V, XOR, false>(state, counter, io, tail),
+        (5, _) => rows_5::<R, V, XOR, false>(state, counter, io, tail),
+        (6, _) => rows_6::<R, V, XOR, false>(state, counter, io, tail),
+        (7 | 8, _) => rows_8::<R, V, XOR, false>(state, counter, io, tail),
+        (9, _) => rows_9::<R, V, XOR, false>(state, counter, io, tail),
+        (10, _) => rows_10::<R, V, XOR, false>(state, counter, io, tail),
+        (11 | 12, _) => rows_12::<R, V, XOR, false>(state, counter, io, tail),
+        (13, _) => rows_13::<R, V, XOR, false>(state, counter, io, tail),
+        _ => rows_14::<R, V, XOR, false>(state, counter, io, tail),
     }
 }
 
@@ -462,7 +538,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
 /// # Safety
 /// As [`run`].
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_1<R: Rounds, V: Variant>(
+unsafe fn run_1<R: Rounds, V: Variant, const SPLIT: bool>(
     state: &State<V>,
     counter: u64,
     inp: *const u8,
@@ -472,7 +548,7 @@ unsafe fn run_1<R: Rounds, V: Variant>(
 ) {
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Io::<true>::from_parts(inp, out, len) };
-    rows_1::<R, V, true>(state, counter, io, tail);
+    rows_1::<R, V, true, SPLIT>(state, counter, io, tail);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -781,7 +857,8 @@ struct Rows<T> {
 }
 
 macro_rules! rows_impl {
-    ($t:ty, $lanes:literal, $add:ident, $add64:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr) => {
+    ($t:ty, $lanes:literal, $add:ident, $add64:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr,
+     $ternlog:ident, $slli:ident, $srli:ident, $shift:ty) => {
         impl Rows<$t> {
             /// Blocks side by side in one vector.
             const LANES: usize = $lanes;
@@ -819,6 +896,30 @@ macro_rules! rows_impl {
             fn cb<const N: i32>(&mut self) {
                 self.c = $add(self.c, self.d);
                 self.b = $rol::<N>($xor(self.b, self.c));
+            }
+
+            /// [`ad`](Self::ad) with a shorter chain where `vprold` takes 2 cycles (AMD Zen 4):
+            /// `(d ^ a) <<< N` is `(d <<< N) ^ (a << N) ^ (a >> M)` (`L = N`, `M = 32 - N`), and
+            /// `d <<< N` is computed while the add is (d is ready a step earlier), so after
+            /// the add only two shifts side by side and one three-way XOR (`vpternlogd`)
+            /// remain: 3 cycles a step against 4.
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn ad_split<const N: i32, const L: $shift, const M: $shift>(&mut self) {
+                const { assert!(N as $shift == L && L + M == 32) };
+                let rd = $rol::<N>(self.d);
+                self.a = $add(self.a, self.b);
+                self.d = $ternlog::<0x96>(rd, $slli::<L>(self.a), $srli::<M>(self.a));
+            }
+
+            /// [`cb`](Self::cb) with the shorter chain of [`ad_split`](Self::ad_split).
+            #[inline]
+            #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+            fn cb_split<const N: i32, const L: $shift, const M: $shift>(&mut self) {
+                const { assert!(N as $shift == L && L + M == 32) };
+                let rb = $rol::<N>(self.b);
+                self.c = $add(self.c, self.d);
+                self.b = $ternlog::<0x96>(rb, $slli::<L>(self.c), $srli::<M>(self.c));
             }
 
             /// Lines the diagonals up in lanes, moving a, c, d and leaving b, which the
@@ -870,7 +971,11 @@ rows_impl!(
     _mm_rol_epi32,
     _mm_shuffle_epi32,
     core::convert::identity,
-    _mm_setzero_si128()
+    _mm_setzero_si128(),
+    _mm_ternarylogic_epi32,
+    _mm_slli_epi32,
+    _mm_srli_epi32,
+    i32
 );
 rows_impl!(
     __m256i,
@@ -881,7 +986,11 @@ rows_impl!(
     _mm256_rol_epi32,
     _mm256_shuffle_epi32,
     _mm256_broadcastsi128_si256,
-    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0)
+    _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0),
+    _mm256_ternarylogic_epi32,
+    _mm256_slli_epi32,
+    _mm256_srli_epi32,
+    i32
 );
 rows_impl!(
     __m512i,
@@ -892,7 +1001,11 @@ rows_impl!(
     _mm512_rol_epi32,
     _mm512_shuffle_epi32,
     _mm512_broadcast_i32x4,
-    _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0)
+    _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0),
+    _mm512_ternarylogic_epi32,
+    _mm512_slli_epi32,
+    _mm512_srli_epi32,
+    u32
 );
 
 impl Rows<__m128i> {
@@ -936,8 +1049,23 @@ impl Rows<__m512i> {
     }
 }
 
-/// `R::DOUBLE_ROUNDS` double rounds on independent row chains, interleaved step by step.
+/// `R::DOUBLE_ROUNDS` double rounds on independent row chains, interleaved step by step;
+/// with `split`, in the steps of [`Rows::ad_split`].
 macro_rules! row_double_rounds {
+    ($r:ty, split; $($x:ident),+) => {
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
+            $( $x.ad_split::<16, 16, 16>(); )+
+            $( $x.cb_split::<12, 12, 20>(); )+
+            $( $x.ad_split::<8, 8, 24>(); )+
+            $( $x.cb_split::<7, 7, 25>(); )+
+            $( $x.diagonalize(); )+
+            $( $x.ad_split::<16, 16, 16>(); )+
+            $( $x.cb_split::<12, 12, 20>(); )+
+            $( $x.ad_split::<8, 8, 24>(); )+
+            $( $x.cb_split::<7, 7, 25>(); )+
+            $( $x.undiagonalize(); )+
+        }
+    };
     ($r:ty; $($x:ident),+) => {
         for _ in 0..<$r>::DOUBLE_ROUNDS {
             $( $x.ad::<16>(); )+
@@ -961,7 +1089,7 @@ macro_rules! rows_kernel {
         $(#[$doc])*
         #[inline]
         #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-        fn $name<R: Rounds, V: Variant, const XOR: bool>(
+        fn $name<R: Rounds, V: Variant, const XOR: bool, const SPLIT: bool>(
             state: &State<V>,
             counter: u64,
             io: &mut Io<'_, XOR>,
@@ -974,7 +1102,11 @@ macro_rules! rows_kernel {
             )+
             let _ = at;
             $( let mut $x = $i; )+
-            row_double_rounds!(R; $($x),+);
+            if SPLIT {
+                row_double_rounds!(R, split; $($x),+);
+            } else {
+                row_double_rounds!(R; $($x),+);
+            }
             $(
                 $x.add(&$i);
                 $x.put(io, tail);
@@ -1032,7 +1164,7 @@ rows_kernel!(
 /// HChaCha on one block in rows: the rounds without the feed-forward, then words 0–3 and
 /// 12–15.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn hchacha_row<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+fn hchacha_row<R: Rounds, const SPLIT: bool>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     let word = |b: &[u8]| i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let row = |b: &[u8]| _mm_setr_epi32(word(&b[0..]), word(&b[4..]), word(&b[8..]), word(&b[12..]));
     let c = CONSTANTS.map(|w| w as i32);
@@ -1042,8 +1174,119 @@ fn hchacha_row<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
         c: row(&key[16..]),
         d: row(input),
     };
-    row_double_rounds!(R; x);
+    if SPLIT {
+        row_double_rounds!(R, split; x);
+    } else {
+        row_double_rounds!(R; x);
+    }
     let mut out = [0u8; 32];
     store_32(&mut out, _mm256_set_m128i(x.d, x.a));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! The two [`RowSteps`] forms against the reference on every CPU with AVX-512, whichever
+    //! one `detect` chose here (the differential tests run the chosen one over the whole
+    //! matrix): every request that reaches a one-chain row kernel, 1 to 128 bytes, fused
+    //! XOR in place (aligned and not) and buffer to buffer, the raw keystream of one and two
+    //! blocks, at the counter edges of both layouts, every round count; and HChaCha.
+
+    extern crate std;
+
+    use super::*;
+    use chacha_core::{Ietf, Legacy, R8, R12, R20, reference};
+    use chacha_testdata::filler;
+    use std::{format, vec, vec::Vec};
+
+    /// Both forms, if this CPU runs the module (nothing to test otherwise).
+    fn both_forms() -> impl Iterator<Item = Avx512> {
+        Avx512::detect().into_iter().flat_map(|_| [Avx512(RowSteps::Rotate), Avx512(RowSteps::Split)])
+    }
+
+    fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {
+        let key: [u8; 32] = filler(counter ^ 0x55, 32).try_into().unwrap();
+        let mut nonce = V::Nonce::default();
+        let nonce_len = nonce.as_ref().len();
+        nonce.as_mut().copy_from_slice(&filler(len as u64, nonce_len));
+        let mut start = State::<V>::new(&key, &nonce);
+        start.seek(u128::from(counter)).unwrap();
+        let blocks = len.div_ceil(BLOCK_LEN);
+        let mut ks = vec![[0u8; BLOCK_LEN]; blocks];
+        reference::keystream::<R, V>(&start, &mut ks);
+        let ks = ks.concat();
+        let data = filler(counter.wrapping_add(len as u64), len + 1);
+        let want: Vec<u8> = data[..len].iter().zip(&ks).map(|(d, k)| d ^ k).collect();
+        let ctx = format!("{kernel:?} R{} {:?} counter {counter} len {len}", R::ROUNDS, V::default());
+        let tail_ok = |tail: &Block| {
+            if len.is_multiple_of(BLOCK_LEN) {
+                tail == &[0xA5; BLOCK_LEN]
+            } else {
+                tail[..] == ks[(blocks - 1) * BLOCK_LEN..]
+            }
+        };
+
+        for offset in [0, 1] {
+            let mut state = start.clone();
+            let mut buf = data.clone();
+            let region = &mut buf[offset..offset + len];
+            region.copy_from_slice(&data[..len]);
+            let mut tail = [0xA5; BLOCK_LEN];
+            state.xor::<R, _>(kernel, InOutBuf::from(&mut *region), &mut tail).unwrap();
+            assert_eq!(region, &want[..], "{ctx}: in place, offset {offset}");
+            assert!(tail_ok(&tail), "{ctx}: tail");
+            assert_eq!(state.position(), start.position() + blocks as u128, "{ctx}: position");
+        }
+
+        let mut state = start.clone();
+        let mut out = vec![0x5A; len + 1];
+        let mut tail = [0xA5; BLOCK_LEN];
+        state.xor::<R, _>(kernel, InOutBuf::new(&data[..len], &mut out[1..]).unwrap(), &mut tail).unwrap();
+        assert_eq!(out[1..], want[..], "{ctx}: buffer to buffer");
+        assert_eq!(out[0], 0x5A, "{ctx}: wrote before the output");
+        assert!(tail_ok(&tail), "{ctx}: tail");
+
+        let mut state = start.clone();
+        let mut raw = vec![[0u8; BLOCK_LEN]; len / BLOCK_LEN];
+        state.fill::<R, _>(kernel, &mut raw).unwrap();
+        assert_eq!(raw.concat(), ks[..len / BLOCK_LEN * BLOCK_LEN], "{ctx}: fill");
+    }
+
+    fn check_all_rounds<V: Variant>(kernel: Avx512, counter: u64, len: usize) {
+        check::<R8, V>(kernel, counter, len);
+        check::<R12, V>(kernel, counter, len);
+        check::<R20, V>(kernel, counter, len);
+    }
+
+    #[test]
+    fn both_row_step_forms_match_reference_to_two_blocks() {
+        // Under miri, a few lengths at the edges of the pieces a block is cut into.
+        let lengths: Vec<usize> = if cfg!(miri) { vec![1, 16, 63, 64, 65, 128] } else { (1..=128).collect() };
+        for kernel in both_forms() {
+            for &len in &lengths {
+                let blocks = len.div_ceil(BLOCK_LEN) as u64;
+                // Ietf: the start and a request ending on the last block (2^32 - 1);
+                // Legacy: across the carry into word 13 and ending on block 2^64 - 1.
+                for counter in [0, (1 << 32) - blocks] {
+                    check_all_rounds::<Ietf>(kernel, counter, len);
+                }
+                for counter in [(1 << 32) - 1, u64::MAX - blocks + 1] {
+                    check_all_rounds::<Legacy>(kernel, counter, len);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_row_step_forms_match_reference_hchacha() {
+        for kernel in both_forms() {
+            for seed in 0..if cfg!(miri) { 2 } else { 20u64 } {
+                let key: [u8; 32] = filler(seed, 32).try_into().unwrap();
+                let input: [u8; 16] = filler(seed + 1000, 16).try_into().unwrap();
+                assert_eq!(kernel.hchacha::<R8>(&key, &input), reference::hchacha::<R8>(&key, &input));
+                assert_eq!(kernel.hchacha::<R12>(&key, &input), reference::hchacha::<R12>(&key, &input));
+                assert_eq!(kernel.hchacha::<R20>(&key, &input), reference::hchacha::<R20>(&key, &input));
+            }
+        }
+    }
 }
