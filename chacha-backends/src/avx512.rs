@@ -149,7 +149,8 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
 
 /// Proof that this CPU (and OS) runs AVX-512F, AVX-512VL and AVX-512BW; only
 /// [`detect`](Avx512::detect) creates one. It also carries which form of the one-chain
-/// row steps is faster on this CPU ([`RowSteps`]).
+/// row steps (rotate, or split into two shifts; see the module docs) is faster on this
+/// CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Avx512(RowSteps);
 
@@ -930,7 +931,7 @@ macro_rules! rows_impl {
             ///  c = [c0 c1 c2 c3] -> shuffle 0x39 -> [c1 c2 c3 c0]
             ///  d = [d0 d1 d2 d3] -> shuffle 0x4E -> [d2 d3 d0 d1]
             /// ```
-            /// column `i` is then (a[i-1], b[i], c[i+1], d[i+2]): the diagonals
+            /// column `i` is then (`a[i-1]`, `b[i]`, `c[i+1]`, `d[i+2]`): the diagonals
             /// (3,4,9,14), (0,5,10,15), (1,6,11,12), (2,7,8,13).
             #[inline]
             #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
