@@ -124,7 +124,16 @@
 //!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
 //!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
 //!   Zen 4 the `__m128i` chain is 16 cycles per round (2-cycle rotates, ≈ 226 ticks for
-//!   ChaCha20), so that CPU is where a scalar single block should be measured again.
+//!   ChaCha20), so it was measured again there (AMD EPYC family 25 model 17, `ab.sh HEAD
+//!   avx2 fresh,xor 16,64` against `k1` with `rounds1_gpr`: 15 words in registers with
+//!   `rbx`/`rbp` saved, `c2`/`c3` taking turns in one register and a stack slot, three
+//!   quarter rounds side by side and the fourth after the swap, the rows rebuilt with
+//!   `vmovd`/`vpinsrd`; it passed the differential tests): fresh 16 B 260 against 216
+//!   ticks, 64 B 257 against 215 (0.83–0.84× at the median, two runs alike), and one call
+//!   alone 0.60–0.65×. The 48 ALU operations of a round leave the four ALUs no slack
+//!   beside the 12-step chain, so any operation issued late delays the round (≈ 18 core
+//!   cycles a round here). Rejected on both CPUs; the code is commit `059a8f1`
+//!   (`benches/scripts/ab.sh 059a8f1 avx2 fresh 16,64` times it against the working tree).
 //! - `k1`'s double rounds unrolled by two (5 loop iterations for ChaCha20, not 10): `ab.sh`
 //!   fresh 16 and 64 B 1.000 and 1.000, xor 1.017 and 1.000 at the median. The loop
 //!   branch costs nothing there; not kept.
@@ -1315,14 +1324,6 @@ unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64
     let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
     let [d0, d1, d2, d3] = row_d::<V>(w, counter);
     let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
-    #[cfg(target_arch = "x86_64")]
-    let (lo, hi) = {
-        let r = rounds1_gpr(w, d0, d1, R::DOUBLE_ROUNDS);
-        let rows = [a, b, c, dd];
-        let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], rows[i]));
-        (_mm256_set_m128i(r[1], r[0]), _mm256_set_m128i(r[3], r[2]))
-    };
-    #[cfg(not(target_arch = "x86_64"))]
     let (lo, hi) = block1_xmm::<R>([a, b, c, dd]);
     // SAFETY: the caller's guarantee.
     unsafe { emit::<XOR>(d, base, lo, hi) };
@@ -1374,113 +1375,9 @@ fn rounds1_xmm<R: Rounds>(rows: [__m128i; 4]) -> [__m128i; 4] {
     [a, b, c, d]
 }
 
-/// The asm text of quarter rounds on general-purpose registers, side by side step by
-/// step: each `[a, b, c, d]` is one quarter round's four 32-bit registers.
-#[cfg(target_arch = "x86_64")]
-macro_rules! qr_gpr_asm {
-    ($([$a:literal, $b:literal, $c:literal, $d:literal]),+) => {
-        concat!(
-            $("add ", $a, ", ", $b, "\n",)+
-            $("xor ", $d, ", ", $a, "\n",)+
-            $("rol ", $d, ", 16\n",)+
-            $("add ", $c, ", ", $d, "\n",)+
-            $("xor ", $b, ", ", $c, "\n",)+
-            $("rol ", $b, ", 12\n",)+
-            $("add ", $a, ", ", $b, "\n",)+
-            $("xor ", $d, ", ", $a, "\n",)+
-            $("rol ", $d, ", 8\n",)+
-            $("add ", $c, ", ", $d, "\n",)+
-            $("xor ", $b, ", ", $c, "\n",)+
-            $("rol ", $b, ", 7\n",)+
-        )
-    };
-}
-
-/// The rounds of one block in general-purpose registers; returns the rows after the
-/// rounds. `w` gives every input word but 12 and 13, which are `w12` and `w13`.
-///
-/// Registers: row a in eax ebx ecx edx, b in esi edi ebp r8d, d in r12d–r15d, and of
-/// row c, c0 and c1 in r9d/r10d, and c2 and c3 take turns in r11d and a stack slot:
-///
-/// ```text
-///   column round:  (0,4,8,12) (1,5,9,13) (2,6,10,14) | c10 out, c11 in | (3,7,11,15)
-///   diagonal:      (1,6,11,12) (2,7,8,13) (3,4,9,14) | c11 out, c10 in | (0,5,10,15)
-/// ```
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn rounds1_gpr(w: &[u32; 16], w12: u32, w13: u32, double_rounds: usize) -> [__m128i; 4] {
-    let (ra, rb, rc, rd): (__m128i, __m128i, __m128i, __m128i);
-    // SAFETY: the asm reads 64 bytes at `w` (a `&[u32; 16]`), writes only the named
-    // registers, the flags, rbx and rbp (saved and restored on the stack) and 16 bytes
-    // of stack below them, and leaves rsp as it found it.
-    unsafe {
-        core::arch::asm!(
-            "push rbp",
-            "push rbx",
-            "sub rsp, 16",
-            "mov dword ptr [rsp + 8], edx",
-            "mov eax, dword ptr [r15]",
-            "mov ebx, dword ptr [r15 + 4]",
-            "mov ecx, dword ptr [r15 + 8]",
-            "mov edx, dword ptr [r15 + 12]",
-            "mov esi, dword ptr [r15 + 16]",
-            "mov edi, dword ptr [r15 + 20]",
-            "mov ebp, dword ptr [r15 + 24]",
-            "mov r8d, dword ptr [r15 + 28]",
-            "mov r9d, dword ptr [r15 + 32]",
-            "mov r10d, dword ptr [r15 + 36]",
-            "mov r11d, dword ptr [r15 + 44]",
-            "mov dword ptr [rsp], r11d",
-            "mov r11d, dword ptr [r15 + 40]",
-            "mov r14d, dword ptr [r15 + 56]",
-            "mov r15d, dword ptr [r15 + 60]",
-            "2:",
-            qr_gpr_asm!(["eax", "esi", "r9d", "r12d"], ["ebx", "edi", "r10d", "r13d"], ["ecx", "ebp", "r11d", "r14d"]),
-            "mov dword ptr [rsp + 4], r11d",
-            "mov r11d, dword ptr [rsp]",
-            qr_gpr_asm!(["edx", "r8d", "r11d", "r15d"]),
-            qr_gpr_asm!(["ebx", "ebp", "r11d", "r12d"], ["ecx", "r8d", "r9d", "r13d"], ["edx", "esi", "r10d", "r14d"]),
-            "mov dword ptr [rsp], r11d",
-            "mov r11d, dword ptr [rsp + 4]",
-            qr_gpr_asm!(["eax", "edi", "r11d", "r15d"]),
-            "dec dword ptr [rsp + 8]",
-            "jnz 2b",
-            "vmovd xmm0, eax",
-            "vpinsrd xmm0, xmm0, ebx, 1",
-            "vpinsrd xmm0, xmm0, ecx, 2",
-            "vpinsrd xmm0, xmm0, edx, 3",
-            "vmovd xmm1, esi",
-            "vpinsrd xmm1, xmm1, edi, 1",
-            "vpinsrd xmm1, xmm1, ebp, 2",
-            "vpinsrd xmm1, xmm1, r8d, 3",
-            "vmovd xmm2, r9d",
-            "vpinsrd xmm2, xmm2, r10d, 1",
-            "vpinsrd xmm2, xmm2, r11d, 2",
-            "vpinsrd xmm2, xmm2, dword ptr [rsp], 3",
-            "vmovd xmm3, r12d",
-            "vpinsrd xmm3, xmm3, r13d, 1",
-            "vpinsrd xmm3, xmm3, r14d, 2",
-            "vpinsrd xmm3, xmm3, r15d, 3",
-            "add rsp, 16",
-            "pop rbx",
-            "pop rbp",
-            inout("r15") w.as_ptr() => _,
-            inout("r12") w12 => _,
-            inout("r13") w13 => _,
-            inout("rdx") double_rounds => _,
-            out("rax") _, out("rcx") _, out("rsi") _, out("rdi") _,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r14") _,
-            out("xmm0") ra, out("xmm1") rb, out("xmm2") rc, out("xmm3") rd,
-        );
-    }
-    [ra, rb, rc, rd]
-}
-
 /// One block's keystream from input words `x`, as its two 32-byte halves.
 #[target_feature(enable = "avx2")]
 #[inline]
-#[cfg_attr(target_arch = "x86_64", expect(dead_code, reason = "k1 runs rounds1_gpr here"))]
 fn block1_xmm<R: Rounds>(rows: [__m128i; 4]) -> (__m256i, __m256i) {
     let r = rounds1_xmm::<R>(rows);
     let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], rows[i]));
