@@ -96,7 +96,10 @@
 //!   median): fresh instance 16 B 1.25, 64 B 1.17, 100 B 1.20, 128 B 1.24; one instance
 //!   16 B 1.13, 100 B 1.14, 64 and 128 B 1.00. Three and four blocks in one zmm chain
 //!   lost with it (192 B 0.92, 256 B 0.98: five zmm ops a step on the split 256-bit
-//!   pipes, throughput-bound), so only the xmm and ymm chains (1 and 2 blocks) and
+//!   pipes, throughput-bound), and so did half of the steps split (a chain of 14 cycles a
+//!   round instead of 16, 19 zmm ops instead of 15): the `a`/`d` steps split, fresh 192 B
+//!   0.97–0.98 and 256 B 0.97–0.98, the `c`/`b` steps split 0.94–0.95; so only the xmm
+//!   and ymm chains (1 and 2 blocks) and
 //!   `hchacha` have both forms. **Intel runs `vprold`**: there the split chain measured
 //!   3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh` 0.75× at 16 and
 //!   64 B (commit `3285df3`).
