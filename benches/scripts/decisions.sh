@@ -26,11 +26,11 @@ set -euo pipefail
 
 # revision | backend | ops | sizes | what the working tree chose (over the revision's code)
 DECISIONS=(
-  "dfe5cf9|avx2|xor|16384,1048576|8-block loop without a ninth block in general-purpose registers (Intel EMR: +10% with the core's other hardware thread idle, -22% with it busy)"
-  "3bb2254|avx512|xor|16384,1048576|16-block loop without a 17th block in general-purpose registers (Intel EMR: 0-6% faster when quiet, 0.69-0.98x OpenSSL in sustained runs; PERF-NOTES' Zen 4 prototype +4%)"
+  "dfe5cf9|avx2|xor|16384,1048576|8-block loop without a ninth block in general-purpose registers (Intel EMR: +10% with the core's other hardware thread idle, -22% with it busy; AMD EPYC Zen 4, today's tree with the head: no difference to 1.21x faster)"
+  "3bb2254|avx512|xor|16384,1048576|16-block loop without a 17th block in general-purpose registers (Intel EMR: 0-6% faster when quiet, 0.69-0.98x OpenSSL in sustained runs; PERF-NOTES' Zen 4 prototype +4%; AMD EPYC Zen 4, today's tree with the head: 1.06-1.31x faster)"
   "3285df3|avx512|xor|16,64|one-chain rows: vprold steps on Intel, split rotates (the revision's form) on AMD Zen 4, chosen by detect (Intel EMR: split 0.75x; AMD EPYC Zen 4: split 1.13-1.25x, so there this line compares split with split)"
-  "10bb251|avx512|xor,fill|16384,1048576|16-block sets after the first start from the counter-free head, the column chain a set early (Intel family 6 model 167: xor 1.08 at 16 KiB, 1.04-1.10 at 1 MiB; EMR and Zen 4 not measured)"
-  "10bb251|avx2|xor,fill|16384,1048576|8-block sets from the head, as avx512 (Intel family 6 model 167: xor 1.07 at 16 KiB, 1.07-1.08 at 1 MiB; EMR and Zen 4 not measured)"
+  "10bb251|avx512|xor,fill|16384,1048576|16-block sets after the first start from the counter-free head, the column chain a set early (Intel family 6 model 167: xor 1.08 at 16 KiB, 1.04-1.10 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.02-1.05; EMR not measured)"
+  "10bb251|avx2|xor,fill|16384,1048576|8-block sets from the head, as avx512 (Intel family 6 model 167: xor 1.07 at 16 KiB, 1.07-1.08 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.06; EMR not measured)"
 )
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)

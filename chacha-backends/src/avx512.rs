@@ -101,8 +101,8 @@
 //!   0.97–0.98 and 256 B 0.97–0.98, the `c`/`b` steps split 0.94–0.95; and so did two
 //!   ymm chains of split steps for 3 and 4 blocks (ymm shifts are 1-cycle): fresh 192 and
 //!   256 B 0.91–0.93 while the zmm chain ran at its usual ≈ 250 ticks for 256 B, 1.06–1.07
-//!   in a phase where it ran at ≈ 300 (the two ymm chains kept their speed), one call alone
-//!   0.80–0.85. So only the xmm and ymm chains (1 and 2 blocks) and
+//!   in a phase where it ran at ≈ 300 (the two ymm chains kept their speed; five more runs
+//!   of 256 B: 0.93, 1.05, 1.07, 1.05, 0.93), one call alone 0.80–0.85. So only the xmm and ymm chains (1 and 2 blocks) and
 //!   `hchacha` have both forms. **Intel runs `vprold`**: there the split chain measured
 //!   3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh` 0.75× at 16 and
 //!   64 B (commit `3285df3`).
