@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fails if a `core::arch` intrinsic was left as an out-of-line call in BINARY, or if a SIMD
-# backend module named in BACKENDS has no vector code in BINARY at all (so the check can
-# never pass by looking at nothing).
+# Fails if a `core::arch` intrinsic was left as an out-of-line call in BINARY, if a closure
+# of a SIMD backend module named in BACKENDS was (or a `core::array` helper called from one),
+# or if such a module has no vector code in BINARY at all (so the check can never pass by
+# looking at nothing).
 #
 # Why: an intrinsic whose target feature the calling function does not enable is not
 # inlined; it becomes a `call` per instruction, 2-4x slower (the published chacha20 crate's
@@ -57,6 +58,28 @@ for backend in "$@"; do
     status=1
   else
     echo "ok: $backend: $n instructions on $reg registers in chacha_backends::$backend functions"
+  fi
+done
+# A closure of a SIMD module left out of line, or a `core::array` function (`map`,
+# `from_fn`, ... holding such a closure) called from one, means vectors went through memory
+# around a call: closures inherit the target features, `core::array` does not, and where
+# LLVM keeps `array::map` out of line its closure stays out of line too (seen: a 2-block
+# AVX-512 row store, each row stored, a call per row, reloaded).
+for backend in "$@"; do
+  found=$(awk -v mod="chacha_backends::$backend::" '
+            /^[0-9a-f]+ <.*>:$/ {
+              inside = index($0, mod) > 0
+              if (inside && index($0, "{{closure}}") > 0) print "closure out of line: " $0
+              next
+            }
+            inside && $0 ~ /<core::array::/ { print "call into core::array: " $0 }' "$dis" |
+          sed -E 's/^(.{0,200}).*$/\1/' | sort | uniq -c | head -10)
+  if [ -n "$found" ]; then
+    echo "FAIL: $backend: closures or core::array helpers out of line in $bin:"
+    echo "$found"
+    status=1
+  else
+    echo "ok: $backend: no closure of its own and no core::array helper out of line"
   fi
 done
 [ "$status" = 0 ] && echo "ok: no core::arch intrinsic called out of line in $(basename "$bin")"

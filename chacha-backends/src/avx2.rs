@@ -1308,27 +1308,6 @@ unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
 // ---------------------------------------------------------------------------------------
 // 1 block.
 
-/// Block `base`.
-///
-/// # Safety
-/// As [`emit`], for that block.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
-    // Rows a, b, c straight from the state; row d from the counter register and the nonce
-    // words only. Nothing may load word 12 (or 13) as part of a wider load: `State`
-    // stores the counter alone after every call, and a load that spans a recent smaller
-    // store cannot be store-forwarded — it waits ~20 cycles on the chain (a 16-byte load
-    // of row d measured 19 ticks per fresh 64 B message more than a clone of the state).
-    // SAFETY: `w` has 64 readable bytes.
-    let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
-    let [d0, d1, d2, d3] = row_d::<V>(w, counter);
-    let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
-    let (lo, hi) = block1_xmm::<R>([a, b, c, dd]);
-    // SAFETY: the caller's guarantee.
-    unsafe { emit::<XOR>(d, base, lo, hi) };
-}
-
 macro_rules! rotl128 {
     ($v:expr, 16, $m:expr) => {
         _mm_shuffle_epi8($v, $m.0)
@@ -1355,33 +1334,52 @@ macro_rules! qr_rows128 {
     };
 }
 
-/// The rounds of one block in `__m128i` rows; returns the rows after the rounds.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn rounds1_xmm<R: Rounds>(rows: [__m128i; 4]) -> [__m128i; 4] {
-    let m = Masks::new();
-    let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
-    let [mut a, mut b, mut c, mut d] = rows;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows128!(a, b, c, d, m);
-        a = _mm_shuffle_epi32(a, 0x93);
-        c = _mm_shuffle_epi32(c, 0x39);
-        d = _mm_shuffle_epi32(d, 0x4E);
-        qr_rows128!(a, b, c, d, m);
-        a = _mm_shuffle_epi32(a, 0x39);
-        c = _mm_shuffle_epi32(c, 0x93);
-        d = _mm_shuffle_epi32(d, 0x4E);
-    }
-    [a, b, c, d]
+/// The rounds of one block in `__m128i` rows (`R` the round count, `rows` an array of the
+/// four input rows); evaluates to the rows after the rounds. A macro, not a function: as an
+/// `#[inline]` function LLVM kept it out of line in one instance of the short-message path
+/// (ChaCha12 in the report binary), the rows going to the stack and back around a call.
+macro_rules! rounds1_xmm {
+    ($r:ty, $rows:expr) => {{
+        let m = Masks::new();
+        let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
+        let [mut a, mut b, mut c, mut d] = $rows;
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
+            qr_rows128!(a, b, c, d, m);
+            a = _mm_shuffle_epi32(a, 0x93);
+            c = _mm_shuffle_epi32(c, 0x39);
+            d = _mm_shuffle_epi32(d, 0x4E);
+            qr_rows128!(a, b, c, d, m);
+            a = _mm_shuffle_epi32(a, 0x39);
+            c = _mm_shuffle_epi32(c, 0x93);
+            d = _mm_shuffle_epi32(d, 0x4E);
+        }
+        [a, b, c, d]
+    }};
 }
 
-/// One block's keystream from input words `x`, as its two 32-byte halves.
+/// Block `base`.
+///
+/// # Safety
+/// As [`emit`], for that block.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn block1_xmm<R: Rounds>(rows: [__m128i; 4]) -> (__m256i, __m256i) {
-    let r = rounds1_xmm::<R>(rows);
-    let r: [__m128i; 4] = core::array::from_fn(|i| _mm_add_epi32(r[i], rows[i]));
-    (_mm256_set_m128i(r[1], r[0]), _mm256_set_m128i(r[3], r[2]))
+unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
+    // Rows a, b, c straight from the state; row d from the counter register and the nonce
+    // words only. Nothing may load word 12 (or 13) as part of a wider load: `State`
+    // stores the counter alone after every call, and a load that spans a recent smaller
+    // store cannot be store-forwarded — it waits ~20 cycles on the chain (a 16-byte load
+    // of row d measured 19 ticks per fresh 64 B message more than a clone of the state).
+    // SAFETY: `w` has 64 readable bytes.
+    let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let [d0, d1, d2, d3] = row_d::<V>(w, counter);
+    let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
+    let [ra, rb, rc, rd] = rounds1_xmm!(R, [a, b, c, dd]);
+    let (lo, hi) = (
+        _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
+        _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
+    );
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
 }
 
 #[target_feature(enable = "avx2")]
@@ -1395,7 +1393,7 @@ fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
     // SAFETY: `input` has 16 readable bytes.
     let d = unsafe { load16(input.as_ptr()) };
-    let r = rounds1_xmm::<R>([a, b, c, d]);
+    let r = rounds1_xmm!(R, [a, b, c, d]);
     let words = _mm256_set_m128i(r[3], r[0]);
     let mut out = [0u8; 32];
     // SAFETY: `out` has 32 writable bytes.

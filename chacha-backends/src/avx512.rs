@@ -1034,9 +1034,28 @@ impl Rows<__m256i> {
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
-        let rows = [self.a, self.b, self.c, self.d];
-        io.put_rows(rows.map(|r| _mm256_castsi256_si128(r)), tail);
-        io.put_rows(rows.map(|r| _mm256_extracti128_si256::<1>(r)), tail);
+        // Arrays written out, not `rows.map(..)`: in some instances of `run` LLVM kept
+        // `array::map` out of line, and its closure with it (the rows went through the
+        // stack, a call per row).
+        let Rows { a, b, c, d } = self;
+        io.put_rows(
+            [
+                _mm256_castsi256_si128(a),
+                _mm256_castsi256_si128(b),
+                _mm256_castsi256_si128(c),
+                _mm256_castsi256_si128(d),
+            ],
+            tail,
+        );
+        io.put_rows(
+            [
+                _mm256_extracti128_si256::<1>(a),
+                _mm256_extracti128_si256::<1>(b),
+                _mm256_extracti128_si256::<1>(c),
+                _mm256_extracti128_si256::<1>(d),
+            ],
+            tail,
+        );
     }
 }
 
