@@ -87,25 +87,25 @@
 //!   median (per-call ratio 0.85), 1 MiB 0.89, ChaCha8 16 KiB 0.94. Port 5 also takes the
 //!   transpose's 64 shuffles. Rejected; in the 1-block row kernel the same change measured
 //!   0.97 (fresh 16 and 64 B).
-//! - **Split rotates in the one-chain rows** (`RowSteps`): `(d ^ a) <<< n` as `(d <<< n)
-//!   ^ (a << n) ^ (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add,
-//!   two parallel shifts and one `vpternlogd`: 3 cycles by the latency tables on both
-//!   CPUs against 4 on Zen 4 (2-cycle `vprold`) and 3 on Intel. Chosen per CPU in
-//!   `detect`: **AMD Zen 4 runs it**, `benches/scripts/ab.sh HEAD avx512 xor,fresh`
-//!   against the `vprold` steps (AMD EPYC family 25 model 17, per-call ratio at the
-//!   median): fresh instance 16 B 1.25, 64 B 1.17, 100 B 1.20, 128 B 1.24; one instance
-//!   16 B 1.13, 100 B 1.14, 64 and 128 B 1.00. Three and four blocks in one zmm chain
-//!   lost with it (192 B 0.92, 256 B 0.98: five zmm ops a step on the split 256-bit
-//!   pipes, throughput-bound), and so did half of the steps split (a chain of 14 cycles a
-//!   round instead of 16, 19 zmm ops instead of 15): the `a`/`d` steps split, fresh 192 B
-//!   0.97–0.98 and 256 B 0.97–0.98, the `c`/`b` steps split 0.94–0.95; and so did two
-//!   ymm chains of split steps for 3 and 4 blocks (ymm shifts are 1-cycle): fresh 192 and
-//!   256 B 0.91–0.93 while the zmm chain ran at its usual ≈ 250 ticks for 256 B, 1.06–1.07
-//!   in a phase where it ran at ≈ 300 (the two ymm chains kept their speed; five more runs
-//!   of 256 B: 0.93, 1.05, 1.07, 1.05, 0.93), one call alone 0.80–0.85. So only the xmm and ymm chains (1 and 2 blocks) and
-//!   `hchacha` have both forms. **Intel runs `vprold`**: there the split chain measured
-//!   3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh` 0.75× at 16 and
-//!   64 B (commit `3285df3`).
+//! - **Split rotates in the one-chain rows** (`RowSteps`): `(d ^ a) <<< n` as `(d <<< n) ^
+//!   (a << n) ^ (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add, two
+//!   parallel shifts and one `vpternlogd`: 3 cycles by the latency tables on both CPUs
+//!   against 4 on Zen 4 (2-cycle `vprold`) and 3 on Intel. Chosen per CPU in `detect`:
+//!   **AMD Zen 4 runs it**, `benches/scripts/ab.sh HEAD avx512 xor,fresh` against the
+//!   `vprold` steps (AMD EPYC family 25 model 17, per-call ratio at the median): fresh
+//!   instance 16 B 1.25, 64 B 1.17, 100 B 1.20, 128 B 1.24; one instance 16 B 1.13, 100 B
+//!   1.14, 64 and 128 B 1.00. Three and four blocks in one zmm chain lost with it (192 B
+//!   0.92, 256 B 0.98: five zmm ops a step on the split 256-bit pipes, throughput-bound),
+//!   and so did half of the steps split (a chain of 14 cycles a round instead of 16, 19 zmm
+//!   ops instead of 15): the `a`/`d` steps split, fresh 192 B 0.97–0.98 and 256 B
+//!   0.97–0.98, the `c`/`b` steps split 0.94–0.95; and so did two ymm chains of split steps
+//!   for 3 and 4 blocks (the form that wins at 2 blocks): fresh 192 and 256 B 0.91–0.93
+//!   while the zmm chain ran at its usual ≈ 250 ticks for 256 B, 1.06–1.07 in a phase where
+//!   it ran at ≈ 300 (the two ymm chains kept their speed; five more runs of 256 B: 0.93,
+//!   1.05, 1.07, 1.05, 0.93), one call alone 0.80–0.85. So only the xmm and ymm chains (1
+//!   and 2 blocks) and `hchacha` have both forms. **Intel runs `vprold`**: there the split
+//!   chain measured 3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh`
+//!   0.75× at 16 and 64 B (commit `3285df3`).
 //! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
 //!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
 //!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
