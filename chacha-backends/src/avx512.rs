@@ -143,6 +143,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use chacha_core::{
     BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, head::Heads, inout::InOutBuf,
@@ -175,10 +176,30 @@ enum RowSteps {
     Split,
 }
 
+/// [`RowSteps::for_this_cpu`]'s answer, read once per process: 0 until the first
+/// [`Avx512::detect`], then 1 (`Rotate`) or 2 (`Split`). CPUID is serialising and traps to
+/// the hypervisor on a virtual machine (thousands of cycles), and every `ChaCha20::new`,
+/// seeded RNG and AEAD message reaches `detect`: after the first, it is this load.
+static ROW_STEPS: AtomicU8 = AtomicU8::new(0);
+
 impl RowSteps {
+    /// This CPU's form, from the once-per-process cache. Two threads may both execute
+    /// CPUID on a first call at once; they store the same answer.
+    fn cached() -> Self {
+        match ROW_STEPS.load(Relaxed) {
+            1 => RowSteps::Rotate,
+            2 => RowSteps::Split,
+            _ => {
+                let steps = Self::for_this_cpu();
+                ROW_STEPS.store(if steps == RowSteps::Split { 2 } else { 1 }, Relaxed);
+                steps
+            }
+        }
+    }
+
     /// `Split` on AMD family 19h (Zen 3 and 4; of them only Zen 4 has AVX-512): its
-    /// `vprold` has 2-cycle latency (PERF-NOTES). `Rotate` elsewhere, including CPUs
-    /// not measured (Zen 5, family 1Ah).
+    /// `vprold` has 2-cycle latency. `Rotate` elsewhere, including CPUs not measured
+    /// (Zen 5, family 1Ah).
     /// Miri sees no CPU and cannot execute CPUID (inline assembly): `Rotate` there.
     #[cfg(miri)]
     fn for_this_cpu() -> Self {
@@ -186,6 +207,7 @@ impl RowSteps {
     }
 
     #[cfg(not(miri))]
+    #[cold]
     fn for_this_cpu() -> Self {
         #[cfg(target_arch = "x86")]
         use core::arch::x86::{__cpuid, CpuidResult};
@@ -196,7 +218,7 @@ impl RowSteps {
         #[allow(unused_unsafe)]
         let cpuid = |leaf: u32| -> CpuidResult {
             // SAFETY: the CPUID instruction exists: `cpuid_avx512` (cpufeatures) executed
-            // it before any `Avx512` is made, and only `detect` calls this.
+            // it before any `Avx512` is made, and only `cached` calls this.
             unsafe { __cpuid(leaf) }
         };
         let vendor = cpuid(0);
@@ -211,10 +233,12 @@ impl RowSteps {
 
 impl Avx512 {
     /// `Some` if this CPU runs AVX-512F, AVX-512VL and AVX-512BW with the OS saving the
-    /// 512-bit state (the probe is made once and cached; the CPU's vendor and family,
-    /// which choose the row steps, are read on every call: keep the result).
+    /// 512-bit state. Everything it reads of the CPU (the features, and the vendor and
+    /// family that choose the row steps) is read once per process and cached: after the
+    /// first call this is two relaxed atomic loads.
+    #[inline]
     pub fn detect() -> Option<Self> {
-        cpuid_avx512::get().then(|| Avx512(RowSteps::for_this_cpu()))
+        cpuid_avx512::get().then(|| Avx512(RowSteps::cached()))
     }
 
     fn split(self) -> bool {

@@ -43,6 +43,15 @@ macro_rules! backends {
         ];
 
         impl Backend {
+            /// The first probe that says yes, fastest first: each is inlined, so on any
+            /// CPU this is a few relaxed loads of the probes' caches.
+            #[inline]
+            fn fastest() -> Option<Backend> {
+                $( #[cfg(chacha_enabled = $name)] if let Some(k) = crate::$module::$ty::detect() { return Some(Backend::$ty(k)); } )+
+                #[allow(unreachable_code)] // every build but a pinned SIMD one ends with `soft`
+                None
+            }
+
             /// Every backend name this build knows, whether or not this CPU runs it,
             /// fastest first.
             pub const COMPILED: &'static [&'static str] = &[ $( #[cfg(chacha_enabled = $name)] $name, )+ ];
@@ -85,35 +94,48 @@ macro_rules! backends {
 impl Backend {
     /// The fastest backend this CPU runs.
     ///
-    /// Each CPU probe is made once per process and cached (the `cpufeatures` statics), so
-    /// this is a few relaxed atomic loads; still, call it once and keep the result.
+    /// Everything a probe reads of the CPU (CPUID, XGETBV) is read once per process and
+    /// cached in statics, so after the first call this is a few relaxed atomic loads and
+    /// executes no CPUID: cheap enough for every constructor ([`Default`] calls it), which
+    /// matters on virtual machines, where CPUID traps to the hypervisor. A CI stage
+    /// (`chacha-cpuid-guard`) fails if any constructor executes CPUID after the first.
     ///
     /// # Panics
     /// Only in a build pinned to one SIMD backend (`--cfg chacha_backend="…"`) running on a
     /// CPU without that instruction set: the pinned build has nothing else to run.
+    #[inline]
     pub fn detect() -> Backend {
-        match Self::available().next() {
+        match Self::fastest() {
             Some(backend) => backend,
-            None => panic!(
-                "this build was pinned to the {:?} backend (--cfg chacha_backend) and this CPU cannot run it",
-                Self::COMPILED
-            ),
+            None => unsupported(),
         }
     }
 
     /// Every backend this CPU runs, fastest first. Tests, benches and fuzzers iterate it.
+    /// The probes are the cached ones of [`detect`](Self::detect).
     pub fn available() -> impl Iterator<Item = Backend> + Clone {
         PROBES.iter().filter_map(|probe| probe())
     }
 
-    /// The available backend called `name` (as [`Backend::name`] spells it).
+    /// The available backend called `name` (as [`Backend::name`] spells it); as cheap as
+    /// [`available`](Self::available).
     pub fn by_name(name: &str) -> Option<Backend> {
         Self::available().find(|b| b.name() == name)
     }
 }
 
-/// [`Backend::detect`].
+#[cold]
+#[inline(never)]
+fn unsupported() -> ! {
+    panic!(
+        "this build was pinned to the {:?} backend (--cfg chacha_backend) and this CPU cannot run it",
+        Backend::COMPILED
+    )
+}
+
+/// [`Backend::detect`]: a few cached loads, no CPUID after the first call in a process.
 impl Default for Backend {
+    #[inline]
     fn default() -> Self {
         Self::detect()
     }
