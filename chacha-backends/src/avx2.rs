@@ -16,142 +16,33 @@
 //! block's keystream goes to `tail` and its bytes are XORed from there in 32/16/8/4/2/1-byte
 //! pieces. `fill` uses the same kernels, storing raw keystream.
 //!
-//! # The wide loop
+//! # Register plan and why
 //!
-//! 16 `ymm` registers cannot hold 16 state words, the two `vpshufb` masks and the shift
-//! temporaries, and LLVM's allocator (with the kernel in intrinsics) spilled and reloaded
-//! state words on the critical chains: 150 instructions per double round, 22 of them
-//! moves. So the double rounds of `rounds8` are `asm!` with OpenSSL's register
-//! plan: 12 words in registers, two of the four `c` words in registers and two in memory,
-//! swapped once in the middle of each round (the pair in registers is the same across each
-//! round boundary; each reload reads a word stored half a round earlier, off the chain), the
-//! masks as memory operands of `vpshufb` (so LLVM cannot constant-fold them into
-//! `vpshuflw`/`vpshufhw` pairs: see PERF-NOTES), two temporaries for the 12- and 7-bit
-//! shift rotates. Disassembly of the `k8` loop (release build): 138 instructions per double
-//! round — 32 `vpaddd`, 32 `vpxor`, 16 `vpshufb`, 16 + 16 shifts, 16 `vpor`, 8 `vmovdqa`
-//! (the `c` swaps), `dec`/`jne` — i.e. 2,760 per KiB of ChaCha20 keystream in the rounds, no
-//! spill on a critical chain, no `vpshuflw`/`vpshufhw`. Around the rounds, `k8_whole` (the
-//! loop body for 8 whole blocks) takes 133 instructions per 8 blocks: state words into
-//! registers, the counters, 16 feed-forward adds, the transpose (32 unpacks, 16 lane
-//! moves), 16 XORs with the input as memory operands, 16 stores, loop control. In all
-//! 3,026 instructions per KiB. OpenSSL 3.0's `ChaCha20_8x` loop, counted in the same way
-//! in `libcrypto.so.3`, has 146 per double round (it reloads the masks with
-//! `vbroadcasti128`) and 140 around them: 3,200 per KiB.
+//! - **Word-sliced, 8 blocks**: word `i` of 8 blocks in one `ymm`, block `j` in lane `j`;
+//!   the rounds need no shuffles, and `put8_whole!` transposes half a block at a time into
+//!   the XOR and the stores. 16 `ymm` cannot hold 16 words, two `vpshufb` masks and shift
+//!   temporaries, and LLVM spilled on the critical chains, so the double rounds of
+//!   `rounds8` are `asm!` with OpenSSL's register plan: words 0–7 and 12–15 in
+//!   `ymm0`–`ymm7`/`ymm12`–`ymm15`, two of the four `c` words in `ymm8`/`ymm9` and two in
+//!   memory (swapped once mid-round, the reload off the chain), `ymm10`/`ymm11` the
+//!   temporaries, the masks as memory operands (so LLVM cannot fold them into
+//!   `vpshuflw`/`vpshufhw` pairs).
+//! - **The head**: of 8 blocks' input words only word 12 differs between lanes, so a
+//!   request of two sets or more starts each set from [`chacha_core::head`]'s words, and the
+//!   one counter-dependent quarter round (`column_chain8`) is computed during the set
+//!   before, where it overlaps that set's transpose.
+//! - **Rows**: a block's rows a, b, c, d in four registers; row `b` stays in place between
+//!   column and diagonal rounds and rows `a`, `c`, `d` turn (lane diagram at
+//!   `to_diagonals256`): `b` is the last row a quarter round finishes and the first the
+//!   next needs, so no shuffle sits on the chain. Independent chains interleave: two to
+//!   three cost about one chain's latency.
+//! - **Masks**: the intrinsics kernels take them from `Masks::new`, hidden from constant
+//!   folding behind an empty `asm!`, for the same reason as the memory operands above.
+//! - **No extra block in general-purpose registers**: free while the core's other hardware
+//!   thread is idle, slower while it is busy, and a library cannot know which.
 //!
-//! A request of two sets or more (16 whole blocks and up) runs `k8_from_head` instead:
-//! of 8 blocks' input words only word 12 differs between lanes, so 53 of the first
-//! double round's 128 vector instructions compute the same value in every lane;
-//! [`chacha_core::head`] does them once per call in scalar code, each set starts its lanes
-//! from those words, and the one counter-dependent quarter round of the first column
-//! round (`column_chain8`) is computed during the set before. The first double round is
-//! then intrinsics (the diagonal round, 75 instructions, and the next set's chain) and
-//! the `asm!` loop runs one double round fewer: 227 instructions per set outside the loop
-//! (39 of them register moves and 11 spills), 2,938 per KiB in all.
-//!
-//! The row kernels keep row `b` in place between column and diagonal rounds and rotate rows
-//! `a`, `c` and `d` instead (lane diagram at `to_diagonals256`): `b` is the last row a
-//! quarter round finishes and the first the next needs, so no shuffle sits on the chain.
-//!
-//! The intrinsics kernels (rows, and the x86 fallback of the wide rounds) take the masks
-//! from `Masks::new`, which hides them from constant folding behind an empty `asm!` (no
-//! store and reload, unlike `black_box`): the disassembly has one `vpshufb` per 16- and
-//! 8-bit rotate and no `vpshuflw`/`vpshufhw` (the published crate's AVX2 functions in the same bench binary have 144).
-//!
-//! # Measured (Intel Xeon EMR, family 6 model 207, TSC 2.1 GHz, core ≈ 1.315 × TSC by a
-//! dependent `add` chain; TSC ticks; min of 60–300 interleaved batches in one process with
-//! the peers, OpenSSL on its AVX2 path via `OPENSSL_ia32cap=':~0x80010000'`)
-//!
-//! - **The head** (Intel Xeon family 6 model 167, TSC 2.6 GHz, core ≈ 1.56 cycles per
-//!   tick; `benches/scripts/ab.sh HEAD avx2 xor,fill SIZES 20|8` against `k8_whole` for
-//!   every set, per-call ratio at the median): ChaCha20 `xor` 4 KiB 1.06, 16 KiB 1.07
-//!   (0.727 against 0.780 ticks/B), 1 MiB 1.08; `fill` 16 KiB 1.06; ChaCha8 `xor` 16 KiB
-//!   1.13, `fill` 1 MiB 1.18; 512 B (one set, `k8_whole`) and 1 KiB 1.00–1.01. Kept.
-//! - 8 blocks, plain intrinsics (masks through `black_box`): 16 KiB 1.02 c/B against
-//!   OpenSSL's 0.83 (0.81×). Rejected for the `asm!` rounds.
-//! - 8 blocks, `asm!` rounds (kept): 16 KiB 0.89–0.92 vs 0.88–0.90 (0.97–0.98×), 1 MiB 0.84
-//!   vs 0.84 (1.00×); in the report's sustained interleaved runs (medians) 0.94–1.01×.
-//! - The same rounds with the blocks written by `emit8`, which LLVM kept out of line
-//!   (shared with the 7- and 8-block tails): the call stored the 16 words and reloaded
-//!   them, tested every block for being the partial one, and cost about 100 instructions
-//!   more per 8 blocks than `k8_whole` (kept). Report medians with `k8_whole`, three runs:
-//!   16 KiB 0.93–1.01×, 1 MiB 0.98–1.01× OpenSSL's AVX2 path; the machine's run-to-run
-//!   spread (±5 %) is larger than the difference.
-//! - The double round against OpenSSL's own: its `ChaCha20_8x` loop, copied from the
-//!   disassembly of `libcrypto.so.3` into an inline-asm loop, beside ours, in one C program
-//!   (400 × 2,000 double rounds, the loops alternated). Minimum ticks per double round:
-//!   42.2–42.4 for both in two runs; ours with OpenSSL's instruction order (each chain's
-//!   add, xor, rotate together instead of the two chains in lockstep) 43.2. So the rounds
-//!   are equal. The 1–2 % the report shows against OpenSSL's AVX2 path from 16 KiB up
-//!   (64 KiB: 0.913 against 0.897 ticks/B, two runs alike; its per-KiB slope differs by as
-//!   much, its fixed cost per call not) is around them. In one process, OpenSSL's
-//!   `ChaCha20_8x` called directly (its address from `EVP_chacha20`'s, the same keystream
-//!   checked) against our `Kernel::xor`, 3,000 calls alternated: its time over ours 0.988
-//!   / 0.990 / 0.989 at 4 / 16 / 64 KiB at the median, about 6 ticks per 8 blocks. Tried
-//!   for it, with `ab.sh`, none kept: the 16 stores in address order, each block's two
-//!   halves one after the other as OpenSSL stores them (LLVM then spills 8 transposed
-//!   vectors): 0.995 / 0.994 / 0.979 at 16 KiB / 64 KiB / 1 MiB, slower; the rounds loop
-//!   aligned to 64 bytes (`.p2align 6`): 0.997 / 0.993; the asm's masks read from a static
-//!   and only the two `c` words it reloads first stored (2 loads and 4 stores fewer per 8
-//!   blocks): 0.997 / 0.992 / 0.999. Memory operations are not what the loop waits for.
-//! - `llvm-mca` (LLVM 19) as a stand-in for a Zen 4 measurement: rejected. It predicts our
-//!   loop at 65 cycles per double round against OpenSSL's 44 (`-mcpu=sapphirerapids`; 59
-//!   against 44 with `znver4`), almost all of it from modelling `vpshufb` with a memory
-//!   operand as 3 cycles from its register operand: OpenSSL's loop with its masks made
-//!   memory operands comes out, to the cycle, where our loop does in OpenSSL's instruction
-//!   order (63 and 52). On this CPU a dependent chain of memory-operand `vpshufb` runs one
-//!   per cycle, like the register form, and the two loops measure the same (above).
-//! - 8 + 1 block, the ninth in general-purpose registers woven into the same `asm!` loop
-//!   (the integer ALUs are otherwise idle; PERF-NOTES measured 0.80 → 0.75 c/B with it on
-//!   Zen 4): best-of-batches 1.04–1.09× OpenSSL here, but the report's medians were
-//!   0.73–0.83× against 0.94–1.01× without it (same binary, same run conditions; the
-//!   AVX-512 backend's extra scalar block behaved the same way on this CPU). Removed; it is
-//!   in the history (commit `dfe5cf9`) for a Zen 4 session to measure again
-//!   (`benches/scripts/ab.sh dfe5cf9 avx2` times it against the working tree's loop).
-//!   Measured again on top of `k8_whole`, and the cause found: it depends on the core's
-//!   other hardware thread. The double-round loop alone (inline asm, no memory but the `c`
-//!   swaps) takes 45 TSC ticks per double round with or without the ninth block while the
-//!   sibling thread is idle — the scalar block is free — and 60 (eight blocks) against 76
-//!   (nine) while the host runs something on it (a dependent `add` chain keeps its speed,
-//!   1.27 core cycles per tick, so it is not the clock): with the issue width shared, the
-//!   242 instructions per double round cost more than the 138 gain. In the report, 1 MiB:
-//!   0.90–0.94 M ticks against 1.00–1.03 M without it in the idle phases (1.10×), 1.25–1.41
-//!   M in the busy ones (0.78×), and the busy phases last minutes. A library cannot know
-//!   what its sibling thread runs, so the loop stays vector-only, as OpenSSL's is. Once
-//!   more with `benches/scripts/decisions.sh` (it runs this comparison), twice a minute
-//!   apart: the ninth block's time over today's loop's, per call at the median, 16 KiB /
-//!   1 MiB, was 0.94 / 0.94, then 1.42 / 1.24.
-//! - 1 block in general-purpose registers (`asm!`, same register plan; `rol` or `rorx`):
-//!   15.8 core cycles per round alone (the `__m128i` chain is 14), fresh 16 B 280–300
-//!   ticks and 64 B 278–298 against 249–266 and 245–254 for `__m128i` rows. Rejected. On
-//!   Zen 4 the `__m128i` chain is 16 cycles per round (2-cycle rotates, ≈ 226 ticks for
-//!   ChaCha20), so it was measured again there (AMD EPYC family 25 model 17, `ab.sh HEAD
-//!   avx2 fresh,xor 16,64` against `k1` with `rounds1_gpr`: 15 words in registers with
-//!   `rbx`/`rbp` saved, `c2`/`c3` taking turns in one register and a stack slot, three
-//!   quarter rounds side by side and the fourth after the swap, the rows rebuilt with
-//!   `vmovd`/`vpinsrd`; it passed the differential tests): fresh 16 B 260 against 216
-//!   ticks, 64 B 257 against 215 (0.83–0.84× at the median, two runs alike), and one call
-//!   alone 0.60–0.65×. The 48 ALU operations of a round leave the four ALUs no slack
-//!   beside the 12-step chain, so any operation issued late delays the round (≈ 18 core
-//!   cycles a round here). Rejected on both CPUs; the code is commit `059a8f1`
-//!   (`benches/scripts/ab.sh 059a8f1 avx2 fresh 16,64` times it against the working tree).
-//! - `k1`'s double rounds unrolled by two (5 loop iterations for ChaCha20, not 10): `ab.sh`
-//!   fresh 16 and 64 B 1.000 and 1.000, xor 1.017 and 1.000 at the median. The loop
-//!   branch costs nothing there; not kept.
-//! - 5 / 6 blocks as 4 + 1 / 4 + 2 (two dependent chains): 563 / 569 ticks fresh, against
-//!   409 / 426 for three interleaved chains (`k6`, kept). 3 blocks: `k4` with one block
-//!   wasted costs about one chain (332 ticks; 2 blocks 268, 1 block 250–265); 7 blocks:
-//!   `k8` with one wasted (474–525 ticks) beats 6 + 1.
-//! - The floor of a fresh 256-byte message (4 blocks, `k4`), where the published crate's
-//!   AVX-512 build is faster (the report: 311 ticks against our 360). Instructions per
-//!   fresh ChaCha20 message, `with_backend` + `apply_keystream` (valgrind lackey, the same
-//!   on every CPU): 556 at 64 B, 645 at 100 B, 1,035 at 256 B; of these the rounds are
-//!   380 (one chain: 19 per half round, 16 of them the arithmetic and 3 row rotations),
-//!   380 (the same chain in `ymm`) and 760 (two chains). So `k4` is at two floors at
-//!   once: its chains take 14 core cycles per half round (280 per message), and its 760
-//!   vector operations take 253 cycles on Intel's three vector ports even if none waits.
-//!   The AVX-512 build holds all four blocks in one `zmm` chain with `vprold`: about 15
-//!   operations and 13 cycles per half round. No AVX2 layout of four blocks has fewer
-//!   operations (word-sliced, 4 of 8 lanes used: 1,280), so the gap stays.
+//! The figures behind each choice, what was rejected and how to measure it again:
+//! `DECISIONS.md` in this crate, § avx2 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -201,7 +92,7 @@ impl Kernel for Avx2 {
     }
 
     /// Two `ymm` row chains (4 blocks) take about the time of one block's `xmm` chain
-    /// (measured: 1 block 250–265 ticks, 3–4 blocks 332).
+    /// (DECISIONS.md, § avx2: widths).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
@@ -352,15 +243,13 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
 }
 
 /// A request of one block or less (`1 <= len <= 64`: a short message): [`k1`] alone, in a
-/// function of its own. Inside [`xor_avx2`], whose frame serves the 8-block loop and its
-/// out-of-line kernel calls, a fresh 16-byte message also paid 6 register saves, 7 spills
-/// of arguments and rotate masks and their reloads: about 30 of its 630 instructions and
-/// 13 of its 41 stores.
+/// function of its own: inside [`xor_avx2`], whose frame serves the 8-block loop and its
+/// out-of-line kernel calls, a short message also paid its register saves and spills.
 ///
 /// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
 /// nonce words into one 16-byte load of row d, which spans the counter's own 4-byte store
-/// and so cannot be store-forwarded (see [`k1`]); a fresh 16 or 64 B message measured
-/// 12 % slower so.
+/// and so cannot be store-forwarded (see [`k1`]; figures in DECISIONS.md, § Shared by the
+/// x86 backends).
 ///
 /// # Safety
 /// As [`xor_avx2`].
@@ -879,8 +768,8 @@ macro_rules! step8 {
 /// of blocks `base .. base + 8`, all whole, straight from the round registers, half a
 /// block at a time: words 0–7 give bytes 0..32 of the 8 blocks, then words 8–15 bytes
 /// 32..64 (so only half the state is ever being transposed, and LLVM spills little).
-/// `emit8` as an out-of-line call stored all 16 words and reloaded them: about 100 more
-/// instructions per 8 blocks. A macro, so that it cannot be kept out of line itself.
+/// A macro, so that it cannot be kept out of line: as an out-of-line call it stored all
+/// 16 words and reloaded them (DECISIONS.md, § avx2: writing 8 blocks).
 ///
 /// Expands to unsafe operations; the caller guarantees that blocks `base .. base + 8` are
 /// whole and that `d.inp` (if `XOR`) and `d.out` are valid for them.
@@ -945,9 +834,9 @@ unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
 ///
 /// The chain is a set early because it is one chain of 11 dependent instructions that
 /// the diagonal round waits for: at the start of its own set it would leave the vector
-/// ports idle while the set before transposes (the AVX-512 kernel measured that: 0.91×,
-/// against 1.08× a set early). LLVM sinks it to its use, after the stores, unless an
-/// empty `asm!` pins it where it is computed.
+/// ports idle while the set before transposes (measured on `avx512`: DECISIONS.md,
+/// § avx512: the head). LLVM sinks it to its use, after the stores, unless an empty
+/// `asm!` pins it where it is computed.
 ///
 /// # Safety
 /// As [`k8_whole`].
@@ -1367,8 +1256,8 @@ unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64
     // Rows a, b, c straight from the state; row d from the counter register and the nonce
     // words only. Nothing may load word 12 (or 13) as part of a wider load: `State`
     // stores the counter alone after every call, and a load that spans a recent smaller
-    // store cannot be store-forwarded — it waits ~20 cycles on the chain (a 16-byte load
-    // of row d measured 19 ticks per fresh 64 B message more than a clone of the state).
+    // store cannot be store-forwarded — it waits ~20 cycles on the chain (DECISIONS.md,
+    // § Shared by the x86 backends).
     // SAFETY: `w` has 64 readable bytes.
     let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
     let [d0, d1, d2, d3] = row_d::<V>(w, counter);
