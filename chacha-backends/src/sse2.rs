@@ -5,9 +5,14 @@
 //! 16-bit rotation is two word shuffles (`pshuflw`, `pshufhw`), the 12/8/7-bit ones two
 //! shifts and an `or`. `scripts/check-sse2-isa.sh` checks the disassembly of a release build
 //! for it (with `ssse3` merely *enabled*, LLVM turns the word shuffles into `pshufb` on its
-//! own: the script caught 408 of them in that build). The three entry points (`xor_sse2`,
-//! `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` so that all of this code sits in
-//! functions of this module, where the script finds it.
+//! own). The three entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are
+//! `#[inline(never)]` so that all of this code sits in functions of this module, where the
+//! script finds it.
+//!
+//! # Widths (blocks per call)
+//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
+//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
+//! computes a block it does not need. `fill` follows the same rules.
 //!
 //! # Kernels
 //! - **Word-sliced, 4 blocks** (`wide_blocks`): register `i` holds state word `i` of 4
@@ -16,21 +21,12 @@
 //!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
 //!   in 16 xmm registers (x86_64) leave no room for temporaries, so the quarter rounds run
 //!   in pairs (10 registers) while the other pair's words wait, a few of them on the stack,
-//!   off the chains being computed: 188 instructions per double round (release build,
-//!   x86_64), of which 152 are the ChaCha arithmetic, 26 register copies (2-operand SSE
-//!   needs one per shift-rotate), 8 spill loads/stores (of words the pair being computed
-//!   does not touch) and 2 loop control; 7 520 loop instructions per KiB of keystream
-//!   (ChaCha20). On x86 (8 xmm registers) the same loop is 256, 78 of them stack moves.
-//! - **+1 block in general-purpose registers** (x86_64): the same loop also computes a fifth
-//!   block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs. The integer
-//!   ALUs are otherwise idle (on Zen 4 they are separate from the vector pipes; on Intel they
-//!   share three ports, but two integer ports are left). The loop is then 300 instructions
-//!   per double round for 5 blocks: the same 152 vector ones, 96 scalar (32 `rol`, 2 of the
-//!   others with a stack operand), 24 xmm copies, 18 general-register and 8 xmm spill
-//!   moves, 2 loop control; 9 600 per KiB. Not on x86: 7 general registers cannot hold 16
-//!   words. The fifth block's keystream stays in general-purpose registers too: it is
-//!   XORed into the data 8 bytes at a time (`xor_words`), not packed into four `xmm` rows
-//!   (16 `movd`, 12 unpacks and their spills) as it first was.
+//!   off the chains being computed.
+//! - **+1 block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): the same loop also
+//!   computes a fifth block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs,
+//!   on the integer ALUs the vector code leaves idle. Not on x86: 7 general registers cannot
+//!   hold 16 words. Its keystream stays in general-purpose registers and is XORed into the
+//!   data 8 bytes at a time (`xor_words`): packing it into `xmm` rows cost more.
 //! - **The head**: of the input words only word 12 (the counter) differs between the
 //!   blocks of a step, so about 40 % of the first double round computes the same words in
 //!   every lane and in the fifth block. [`chacha_core::head`] does that once per call, in
@@ -38,71 +34,14 @@
 //!   the column round's counter quarter round and what is left of the diagonal round, and
 //!   then one double round fewer.
 //! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
-//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back; N
-//!   blocks interleave their N independent chains, which cost about one chain's latency
-//!   while the vector ports have room. HChaCha is the 1-block form without the final add.
+//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back (row b
+//!   stays in place); N blocks interleave their N independent chains, which cost about one
+//!   chain's latency while the vector ports have room. HChaCha is the 1-block form without
+//!   the final add.
 //!
-//! # Widths (blocks per call)
-//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
-//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
-//! computes a block it does not need. `fill` follows the same rules.
-//!
-//! # Measured (Intel Xeon EMR, family 6 model 207, TSC ticks; a fresh `State` + `xor` per
-//! message, minimum / 10th percentile of many, `soft` in the same process)
-//! - The head (Intel Xeon family 6 model 167, TSC 2.6 GHz; `benches/scripts/ab.sh HEAD sse2
-//!   xor,fill SIZES 20` against the whole first double round, per-call median): `xor`
-//!   1 KiB 1.02, 16 KiB 1.03, 1 MiB 1.03; `fill` 1 KiB 1.05, 16 KiB 1.07; one step (320 B)
-//!   0.99 / 1.03. Kept. Its scalar part first ran the quarter round's steps as a loop with
-//!   a table that LLVM kept as a loop (0.82); written so that it unrolls, the numbers
-//!   above. (The AVX-512 and AVX2 kernels also compute the column chain a set early; here
-//!   the chain stays in its step.)
-//! - 16 KiB: 4 word-sliced alone 2.04 ticks/B (soft 4.13: 2.03×); with the fifth, scalar
-//!   block 1.87–1.91 (soft 3.99: 2.09–2.13×). Kept.
-//! - Measured again without the fifth block (`SCALAR_BLOCK` false: 4 word-sliced blocks per
-//!   step), against it, per call in one process (`benches/scripts/ab.sh`, 3,000 calls):
-//!   a call's time with it over its time without at 1 KiB, 16 KiB and 1 MiB is 0.97, 0.91,
-//!   0.96 at the median (the fifth block faster) but 1.22, 1.17, 1.16 at the 90th
-//!   percentile (Intel Xeon EMR): in the phases when the host keeps our core's other
-//!   hardware thread busy, the scalar block's instructions cost more than they give, as in
-//!   `avx2` and `avx512`. Here the medians decide: kept.
-//! - The fifth block XORed from general-purpose registers against packed into `xmm` rows
-//!   (the two builds in one process, interleaved, 3,000 calls each): 16 KiB 1.84 against
-//!   1.90 ticks/B, the per-call ratio 1.034 at the median (1.027–1.044 between the 10th and
-//!   90th percentiles); 1 MiB 1.85 against 1.90. Kept. The loop around the rounds is now
-//!   about 200 instructions per 5 blocks and stores nothing to the stack.
-//! - The double round as `asm!` (as in `avx2`): OpenSSL's register plan (12 words and two
-//!   `c` words in registers, two `c` words swapped through memory twice per double round),
-//!   and all four quarter rounds interleaved step by step (two `c` words kept in memory,
-//!   loaded and stored around each update). The loops alone (inline asm, minimum ticks
-//!   per double round, each run in one process with the compiled loop's 188
-//!   instructions): OpenSSL's plan 52.8 against 53.2; the four-way interleave 57.7 against
-//!   59.5 in a run the other hardware thread slowed. The order of the instructions does
-//!   not matter here; the vector ports do (152 ALU operations and 24 register copies per
-//!   double round, and a `movdqa` between registers is not always free: with an identity
-//!   `pshufd` in each one's place the loop took 60.0). Not kept.
-//! - 3 blocks (192 B): 3 row chains 486–514 ticks, the 4-wide kernel (one block thrown away)
-//!   582–610: rows kept.
-//! - 2 blocks (128 B): 2 row chains 354–432 ticks, two 1-block calls one after the other
-//!   494–566: the 2-chain kernel kept.
-//! - 1 block (16 B): row layout 282–316 ticks, a scalar block in general registers in this
-//!   module 282–294, soft 278–320 in the same runs: equal within the noise (the SSE2 chain
-//!   is 4 cycles per step, since each rotation is two dependent instructions; scalar `rol`
-//!   is one, but 16 words and the pointers do not fit in 15 registers). Row layout kept: it
-//!   is also HChaCha's kernel, and it has no spills.
-//! - Row d and the wide kernel's words 13–15 without a 16-byte load of the state (LLVM
-//!   loads words 13–15 and the 4 bytes after them with one `movdqu`, which spans three of
-//!   `State::new`'s stores and so cannot be store-forwarded; the AVX2 and AVX-512
-//!   one-block kernels lost 12 % to such a load of row d): the row from an 8-byte load of
-//!   words 14–15 and the counter and word 13 in a general register, rows a–c as 16-byte
-//!   loads. A fresh-message A/B in one process: 16 and 64 B 1.5 % slower, 256 B and 1 KiB
-//!   equal. Not kept. Why the spanning load costs nothing measurable here, when it cost
-//!   the other backends' row kernels 12 %, is not known.
-//! - The bench report (medians on a loaded 2-core machine, so ratios only): against the
-//!   published `chacha20` 0.10.2 forced to its SSE2 backend (`--cfg chacha20_backend="sse2"`),
-//!   1.9× at 16 KiB, 1.2× at 1 KiB, 2.0–2.4× at 16–64 B; against `soft` 2.0–2.2× at 16 KiB
-//!   (ChaCha8 / 12: 1.86× / 1.90×).
-//! - Rejected without measuring: `pshufb` and every other SSSE3+ instruction (not SSE2);
-//!   the 8-bit rotation as a word shuffle (SSE2 shuffles only move 16-bit words).
+//! The figures behind each choice, what was rejected (among others the double round in
+//! `asm!`, and row d without a 16-byte load) and how to measure it again: `DECISIONS.md`
+//! in this crate, § sse2 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
@@ -159,8 +98,8 @@ impl Kernel for Sse2 {
         unsafe { hchacha_sse2::<R>(key, input) }
     }
 
-    /// The 4-block word-sliced kernel costs less per block than one row chain (≈ 200
-    /// against ≈ 280 ticks per block), so short calls are worth batching by 4.
+    /// The 4-block word-sliced kernel costs less per block than one row chain, so short
+    /// calls are worth batching by 4 (DECISIONS.md, § sse2: the word-sliced loop).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
@@ -176,8 +115,8 @@ type Rows = [__m128i; 4];
 
 /// Fused XOR. While at least 5 blocks (the last one maybe partial) are left, 5 at a time
 /// (4 word-sliced + 1 in general-purpose registers; 4 on x86), then 4 word-sliced if 4 are
-/// left, then the last 1–3 with the row kernel, their chains interleaved (3 row chains
-/// measured 15% faster than the 4-wide kernel for 3 blocks, see the module header). No
+/// left, then the last 1–3 with the row kernel, their chains interleaved (for 3 blocks
+/// faster than the 4-wide kernel: DECISIONS.md, § sse2: row chains for 1–3 blocks). No
 /// call computes a block the request does not need. The wide kernel has one call site
 /// per width here, so it is inlined and its output goes from registers through the
 /// transpose straight into the XOR.
@@ -378,7 +317,7 @@ const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// The fifth block: the integer ALUs are idle while the vector units run the four-block
 /// chains, so on Zen 4 a block in general-purpose registers is nearly free; on Intel
 /// (EMR) the vector and integer ALUs share three of their ports, and it still measured
-/// 7% faster per byte at 16 KiB (see the module header).
+/// faster (DECISIONS.md, § sse2: the fifth block).
 ///
 /// `SITE` only tells the call sites apart: each gets its own instance, which LLVM inlines
 /// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
