@@ -40,11 +40,10 @@
 //! kernels do.
 //!
 //! # Cost (an estimate: there is no ARM hardware here)
-//! See the `chacha-backends` README ("NEON: expected cost"): instruction counts of the
-//! double-round loops of the cross-compiled release build, and what they give on a core
-//! with two 128-bit SIMD pipes (Cortex-A76 / Neoverse N1). Nothing in this module was
-//! measured on ARM; the widths follow the x86 modules' measured rules (never a wasted
-//! block; row chains for the last 1–3 blocks).
+//! Nothing in this module was measured on ARM; the widths follow the x86 modules' measured
+//! rules (never a wasted block; row chains for the last 1–3 blocks). The estimate from the
+//! instruction counts of the cross-compiled release build is in the `chacha-backends`
+//! README ("NEON: expected cost"); the decisions: `DECISIONS.md` in this crate, § neon.
 
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32,
@@ -86,11 +85,10 @@ impl Kernel for Neon {
         unsafe { hchacha_neon::<R>(key, input) }
     }
 
-    /// The 4-block word-sliced kernel issues about 112 vector instructions per double
-    /// round, 56 cycles on two SIMD pipes; one block's row chain is bound by latency at
-    /// about the same (4 steps of add → eor → rotate per round, 2–4 cycles each on a
-    /// Cortex-A76): 4 blocks for the time of one, so short calls are worth batching by 4.
-    /// An estimate from the instruction counts (see the README), not a measurement.
+    /// The 4-block word-sliced kernel is bound by the two SIMD pipes at about the time one
+    /// block's row chain is bound by latency: 4 blocks for the time of one, so short calls
+    /// are worth batching by 4. An estimate from the instruction counts (the README's
+    /// "NEON: expected cost"), not a measurement.
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
