@@ -8,8 +8,8 @@
 #   benches/scripts/decisions.sh --samples N  # calls per tree and size [ab.sh's 2000]
 #
 # The machines this project runs on have one of several CPUs (Intel Xeon Emerald Rapids,
-# an Intel Xeon reporting family 6 model 167, AMD EPYC Zen 4; ../shared/PERF-NOTES.md and
-# benches/README.md), and a session gets whichever it gets. Code that
+# an Intel Xeon reporting family 6 model 167, AMD EPYC Zen 4; chacha-backends/DECISIONS.md,
+# "Machine facts", and benches/README.md), and a session gets whichever it gets. Code that
 # lost on one of them was removed but kept in history, so that a session on the other can
 # time it against today's: each line of DECISIONS is that revision, the backend, the
 # `ab.sh` operations and sizes, and what the working tree chose. For each the script runs
@@ -20,14 +20,14 @@
 # benches/README.md, `ab.sh`). A median alone does not decide the extra blocks in
 # general-purpose registers: they win while the core's other hardware thread is idle and
 # lose while it is busy, so run this more than once, minutes apart, and read the 90th
-# percentile too. The module docs of each backend have the figures that decided each
-# choice ("Measured").
+# percentile too. chacha-backends/DECISIONS.md has the figures that decided each choice
+# (its section "Open on another CPU" maps each line below to its section).
 set -euo pipefail
 
 # revision | backend | ops | sizes | what the working tree chose (over the revision's code)
 DECISIONS=(
   "dfe5cf9|avx2|xor|16384,1048576|8-block loop without a ninth block in general-purpose registers (Intel EMR: +10% with the core's other hardware thread idle, -22% with it busy; AMD EPYC Zen 4, today's tree with the head: no difference to 1.21x faster)"
-  "3bb2254|avx512|xor|16384,1048576|16-block loop without a 17th block in general-purpose registers (Intel EMR: 0-6% faster when quiet, 0.69-0.98x OpenSSL in sustained runs; PERF-NOTES' Zen 4 prototype +4%; AMD EPYC Zen 4, today's tree with the head: 1.06-1.31x faster)"
+  "3bb2254|avx512|xor|16384,1048576|16-block loop without a 17th block in general-purpose registers (Intel EMR: 0-6% faster when quiet, 0.69-0.98x OpenSSL in sustained runs; the Zen 4 prototype of DECISIONS.md's machine facts +4%; AMD EPYC Zen 4, today's tree with the head: 1.06-1.31x faster)"
   "3285df3|avx512|xor|16,64|one-chain rows: vprold steps on Intel, split rotates (the revision's form) on AMD Zen 4, chosen by detect (Intel EMR: split 0.75x; AMD EPYC Zen 4: split 1.13-1.25x, so there this line compares split with split)"
   "10bb251|avx512|xor,fill|16384,1048576|16-block sets after the first start from the counter-free head, the column chain a set early (Intel family 6 model 167: xor 1.08 at 16 KiB, 1.04-1.10 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.02-1.05; EMR not measured)"
   "10bb251|avx2|xor,fill|16384,1048576|8-block sets from the head, as avx512 (Intel family 6 model 167: xor 1.07 at 16 KiB, 1.07-1.08 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.06; EMR not measured)"
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
       [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "decisions: $1 needs a count" >&2; exit 2; }
       if [ "$1" = --report ]; then reports=$2; else samples=$2; fi
       shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     *) echo "decisions: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
