@@ -12,10 +12,9 @@
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
-//!   `vpaddd`, 32 `vpxord`, 32 `vprold` (`_mm512_rol_epi32`), no spills — the same 96
-//!   vector instructions (98 with the loop counter) as OpenSSL's loop. The feed-forward is
-//!   followed by one 16×16 transpose (`transpose_16`) and the XOR with the input, 64
-//!   bytes at a time, fused into the stores.
+//!   `vpaddd`, 32 `vpxord`, 32 `vprold` (`_mm512_rol_epi32`), no spills, in 32 zmm
+//!   registers. The feed-forward is followed by one 16×16 transpose (`transpose_16`) and
+//!   the XOR with the input, 64 bytes at a time, fused into the stores.
 //! - **The head** (`sliced16_sets`): of 16 blocks' input words only word 12, the counter,
 //!   differs between lanes, so 41 of the first double round's 96 instructions compute the
 //!   same value in every lane ([`chacha_core::head`]). A request of two sets or more does
@@ -28,115 +27,25 @@
 //!   place, so the shuffles are off the dependency chain). Up to four independent chains
 //!   interleave step by step: each is a dependent chain, so two to four cost about one
 //!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
+//! - **Split rotates** (`RowSteps`): the one-chain kernels (1 and 2 blocks, `hchacha`) have
+//!   a second step form, `(d ^ a) <<< n` as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one
+//!   `vpternlogd`, 3 cycles a step by the latency tables; `detect` picks it where `vprold`
+//!   takes 2 cycles (AMD Zen 4: 4 cycles with it) and keeps `vprold` on Intel.
 //! - **Partial last block**: byte-masked loads and stores (AVX-512BW; one 64-bit mask,
 //!   or one 16-bit mask per row in the 1- and 2-block kernels, which XOR each 16-byte row
 //!   where it lies instead of joining rows; masked-off bytes cannot fault) and its whole
 //!   keystream to `tail`. `fill` (raw keystream) runs the same
 //!   width rules without the XOR.
+//! - **No extra block in general-purpose registers**, and `vprold` for every rotate (no
+//!   `vpshufb` for 16 and 8): both alternatives measured slower.
 //!
 //! Every entry point is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]` and so
 //! is every helper inlined into it (no intrinsic is left out of line; the double rounds
 //! are macros so that no array of vectors goes through memory).
 //!
-//! Disassembly (release, ChaCha20): the 16-block double-round loop is 98 instructions
-//! (32 `vpaddd`, 32 `vpxord`, 32 `vprold`, `dec`, `jne`; no memory operands). A set from
-//! the head runs it 9 times after a first double round of 55 (the diagonal) and the
-//! next set's column chain, 11: 948 instructions per KiB of keystream in the rounds
-//! (a single set: 980), plus ≈ 165 per KiB outside them (feed-forward, 64-shuffle
-//! transpose, 16 XOR-loads and 16 stores, the head's 12 broadcast words, setup); a zmm
-//! row chain is 30 instructions per double round (24 ALU + 6 `vpshufd`).
-//!
-//! # Measured and rejected (TSC ticks; Intel Xeon Emerald Rapids, 2 shared cores, best of
-//! many interleaved samples, unless another CPU is named; a range is over repeated runs,
-//! and every comparison is within one process)
-//! - **The head, measured** (Intel Xeon family 6 model 167, TSC 2.6 GHz, core ≈ 1.56
-//!   cycles per tick; `benches/scripts/ab.sh HEAD avx512 xor,fill SIZES 20|8` against
-//!   the loop without it, per-call ratio at the median): ChaCha20 `xor` 2 KiB 1.04, 4 KiB
-//!   1.06, 16 KiB 1.08, 1 MiB 1.10 (0.329 against 0.365 ticks/B); `fill` 16 KiB 1.08;
-//!   ChaCha8 `xor` 16 KiB 1.18, `fill` 1.28; 1 KiB (one set, no head) 0.995–1.01.
-//!   Rejected on the way: the column chain at the start of its own set, 0.91 at 16 KiB
-//!   (ChaCha20), fewer instructions and slower (see `sliced16_sets`); LLVM hoisting the
-//!   counter-free quarter rounds out of a peeled first double round by itself, the same
-//!   0.91; the chain before the first set of a one-set request (1 KiB ChaCha8 0.92).
-//! - **A 17th block in general-purpose registers** beside the 16 vector blocks, in the
-//!   same loop (each quarter round a small `asm!` block with register operands so that
-//!   LLVM cannot vectorise it; 230 instructions per double round, 36 of them stack moves
-//!   of its words; requests tiled exactly by 17- and 16-block steps). Kernel-level, best
-//!   of 200 interleaved samples, two builds of this module in one process: ChaCha20
-//!   1 MiB 0.418–0.422 ticks/B vs 0.420–0.427 plain (OpenSSL 0.423–0.434), ChaCha12 1 MiB
-//!   0.276–0.283 vs 0.277–0.297, ChaCha8 0.204–0.205 vs 0.202–0.208: 0–6 % on a quiet
-//!   machine, but 0.54–0.58 vs 0.44–0.46 while the other core was busy. In the report's
-//!   sustained runs (ms batches) it lost: ChaCha20 1 MiB 0.69–0.98× OpenSSL against
-//!   0.95–1.03× for the plain loop (four runs each). Removed; PERF-NOTES' Zen 4 prototype
-//!   measured +4 % (1.02× vs 0.98× OpenSSL), so it is worth re-measuring there with the
-//!   report (it is in this file's history, commit `3bb2254`; `benches/scripts/ab.sh
-//!   3bb2254 avx512` times it against the working tree's loop).
-//! - **The out-of-line 16-block kernel**: when LLVM kept `sliced16` out of line (two call
-//!   sites), the same loop measured 0.463–0.468 ticks/B at 1 MiB next to OpenSSL's
-//!   0.418–0.432 (≈ 0.9×); inlined, 0.420–0.443 next to 0.423–0.449 (≈ 1.0×).
-//!   The kernel now has one call site per width rule, and writes its blocks itself.
-//! - **One `sliced16` for whole and partial sets**: `put_all` (shared with the 4-block
-//!   rows) stayed out of line in the raw-keystream (`fill`, the RNGs') instances: the
-//!   16 blocks went to the stack, through a call, and the 14 input words were reloaded
-//!   after it. Now the loop runs `sliced16::<.., WHOLE = true>` while 16 whole blocks are
-//!   left (straight-line stores from registers) and the `WHOLE = false` instance once for
-//!   a last set of 15 or 16 with a partial or missing block.
-//! - **`vpshufb` for the 16- and 8-bit rotates** (masks kept opaque), leaving `vprold`
-//!   (port 0 only on Intel) for 12 and 7, so that the rotates split between ports 0 and
-//!   5: `benches/scripts/ab.sh`, ChaCha20 16 KiB 0.533 against 0.463 ticks/B at the
-//!   median (per-call ratio 0.85), 1 MiB 0.89, ChaCha8 16 KiB 0.94. Port 5 also takes the
-//!   transpose's 64 shuffles. Rejected; in the 1-block row kernel the same change measured
-//!   0.97 (fresh 16 and 64 B).
-//! - **Split rotates in the one-chain rows** (`RowSteps`): `(d ^ a) <<< n` as `(d <<< n) ^
-//!   (a << n) ^ (a >> 32 - n)`, `d <<< n` computed off the chain, so a step is an add, two
-//!   parallel shifts and one `vpternlogd`: 3 cycles by the latency tables on both CPUs
-//!   against 4 on Zen 4 (2-cycle `vprold`) and 3 on Intel. Chosen per CPU in `detect`:
-//!   **AMD Zen 4 runs it**, `benches/scripts/ab.sh HEAD avx512 xor,fresh` against the
-//!   `vprold` steps (AMD EPYC family 25 model 17, per-call ratio at the median): fresh
-//!   instance 16 B 1.25, 64 B 1.17, 100 B 1.20, 128 B 1.24; one instance 16 B 1.13, 100 B
-//!   1.14, 64 and 128 B 1.00. Three and four blocks in one zmm chain lost with it (192 B
-//!   0.92, 256 B 0.98: five zmm ops a step on the split 256-bit pipes, throughput-bound),
-//!   and so did half of the steps split (a chain of 14 cycles a round instead of 16, 19 zmm
-//!   ops instead of 15): the `a`/`d` steps split, fresh 192 B 0.97–0.98 and 256 B
-//!   0.97–0.98, the `c`/`b` steps split 0.94–0.95; and so did two ymm chains of split steps
-//!   for 3 and 4 blocks (the form that wins at 2 blocks): fresh 192 and 256 B 0.91–0.93
-//!   while the zmm chain ran at its usual ≈ 250 ticks for 256 B, 1.06–1.07 in a phase where
-//!   it ran at ≈ 300 (the two ymm chains kept their speed; five more runs of 256 B: 0.93,
-//!   1.05, 1.07, 1.05, 0.93), one call alone 0.80–0.85. So only the xmm and ymm chains (1
-//!   and 2 blocks) and `hchacha` have both forms. **Intel runs `vprold`**: there the split
-//!   chain measured 3.06 ticks per step against 2.59 (inline asm, Intel EMR) and `ab.sh`
-//!   0.75× at 16 and 64 B (commit `3285df3`).
-//! - **OpenSSL's instruction order** (each step as 4 adds, 4 xors, 4 rotates instead of
-//!   add, xor, rotate per quarter round), two builds, each run beside OpenSSL: 16-block
-//!   0.491 vs 0.471 ticks/B at 1 MiB (OpenSSL 0.436 / 0.435), 17-block 0.437 vs 0.419.
-//!   Rejected.
-//! - **17th block assembled in registers** (`_mm512_setr_epi32`: 16 `vpinsrd`/inserts on
-//!   the vector ports) with the block stores in a loop LLVM did not unroll: 0.50–0.51
-//!   ticks/B, slower than the plain loop. Now it goes through a 64-byte local, and whole
-//!   blocks are stored by straight-line code (`Io::put_all`).
-//! - **8 blocks word-sliced in ymm** (`_mm256_rol_epi32`, 32 registers, 8×8 transpose)
-//!   against row chains, ticks per request (kernel only): 7 blocks 403–421 vs 277 (two
-//!   zmm chains), 8 blocks 385 vs 278–288, 9 blocks (8 + 1 row) 586–705 vs 405–472
-//!   (three chains), 10: 579–585 vs 394–396, 12: 568–576 vs 393, 14 (8 + 6 rows) 656–688
-//!   vs 502–519 (four chains). Removed. On Zen 4 (per PERF-NOTES: 512-bit ops split
-//!   over the 256-bit pipes, 2-cycle `vprold`) four zmm chains cost ≈ 120 zmm ops per
-//!   double round at ≈ 1.76 per cycle, about the 8-wide ymm kernel plus a row chain, so
-//!   the choice holds there.
-//! - **Four zmm row chains for 15–16 blocks**: 502–580 ticks vs 436–542 for `sliced16`.
-//!   Rejected.
-//! - **Joining rows into zmm blocks** (`vinserti128`/`vinserti64x4`/`vshufi32x4`) before
-//!   one 64-byte XOR, for the 1- and 2-block kernels, against XORing each 16-byte row
-//!   where it lies (`put_rows`): 1 block 228–246 vs 160–166 ticks per 16 B or 64 B
-//!   request, fresh instance 16 B 236–272 vs 207–224; 2 blocks (100 B) 189–221 vs
-//!   176–205, fresh 261–302 vs 232–261. Rows kept. For zmm chains the other way round:
-//!   row by row needs 12 `vextracti32x4` per 4 blocks against `lanes_4x4`'s 8 shuffles,
-//!   and measured 182–185 vs 172 ticks (256 B), 294–295 vs 285–286 (512 B), 418–431 vs
-//!   400–415 (768 B); the zmm kernels join.
-//! - **1 block in ymm** (one spare lane) instead of xmm: 242 / 259 ticks vs 251 / 257 for
-//!   a fresh 16 B / 64 B message: no difference. Kept xmm (no spare lane).
-//! - **Scalar single block**: `soft` takes 268–285 ticks for a fresh 16 B message vs
-//!   242–251 for the xmm row kernel here; PERF-NOTES has Zen 4 at ≈ 226 (vector) vs
-//!   ≈ 245 (`asm!` scalar prototype). Vector rows everywhere.
+//! Measured: the figures behind each choice (instruction counts, the head, the step forms
+//! per CPU), what was rejected and how to measure it again are in `DECISIONS.md` in this
+//! crate, § avx512 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -506,9 +415,9 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 ///
 /// The cursor comes as the three words of [`Io::into_parts`]: rebuilt here, it lives in
 /// registers. Passed as `&mut Io` (or as an `Io`, which the Rust ABI passes through
-/// memory), the caller stored it and every block written stored it back — for a fresh
-/// 64-byte message 6 of the about 55 stores, which bound how far the next message can
-/// start early while the core's other hardware thread is busy (see `benches/README.md`).
+/// memory), the caller stored it and every block written stored it back, and a fresh
+/// message's stores bound how far the next message can start early while the core's other
+/// hardware thread is busy (DECISIONS.md, § Shared by the x86 backends).
 ///
 /// # Safety
 /// As [`Io::from_parts`].
@@ -530,7 +439,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     // or 16 blocks, if one is partial or missing, take the other instance. (With one
     // instance for both, `put_all`, shared with the 4-block rows, stayed out of line: the
     // call stored the 16 blocks, reloaded them and reloaded the 14 input words the callee
-    // may clobber, about 50 more instructions per KiB.)
+    // may clobber: DECISIONS.md, § avx512: keeping the 16-block kernel inline.)
     if io.blocks() >= 31 {
         // Two sets or more: each set starts from the head.
         counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
@@ -564,7 +473,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
 ///
 /// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
 /// nonce words into one 16-byte load of row d, which spans the counter's own 4-byte store
-/// and so cannot be store-forwarded; a fresh 16 or 64 B message measured 12 % slower so.
+/// and so cannot be store-forwarded (DECISIONS.md, § Shared by the x86 backends).
 ///
 /// # Safety
 /// As [`run`].
@@ -683,12 +592,11 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
 /// computed during the set before (the first set's before the loop, once per call).
 /// At the start of its own set it was all the work the
 /// core had beside the last set's transpose, whose 64 shuffles run on one port (Intel):
-/// the other port idled, and the head measured 0.91× the whole first double round
-/// though it does 41 fewer instructions; computed a set early, 1.08× at 16 KiB (Intel
-/// Xeon family 6 model 167, `benches/scripts/ab.sh`; see the module docs). LLVM sinks it
-/// to its use, after the set's stores, unless an empty `asm!` pins it where it is
-/// computed. A single set (and so the RNGs' 16-block refills) takes [`sliced16`]: its
-/// chain would be on the critical path (1 KiB: 0.92× with ChaCha8).
+/// the other port idled, and the head was slower than the whole first double round
+/// though it does 41 fewer instructions; computed a set early, it is faster
+/// (DECISIONS.md, § avx512: the head). LLVM sinks it to its use, after the set's stores,
+/// unless an empty `asm!` pins it where it is computed. A single set (and so the RNGs'
+/// 16-block refills) takes [`sliced16`]: its chain would be on the critical path.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
@@ -785,8 +693,7 @@ fn sliced_input<V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
     // `vpbroadcastd` from memory per word, each load inside one of the state's stores.
     // From `set1` of the words alone, it read pairs of words with 8-byte loads at offsets
     // 0x0c and 0x2c, which span two stores and so cannot be store-forwarded on a fresh
-    // message: fresh 1 KiB messages measured 1.5 % faster without them (Intel Xeon EMR,
-    // A/B in one process; 2 KiB 0.8 %, bulk equal). Words 12–15 (the counter, which the
+    // message (DECISIONS.md, § avx512: the head). Words 12–15 (the counter, which the
     // caller passes, and the nonce) are `set1` of the words.
     for i in 12..16 {
         input[i] = _mm512_set1_epi32(w[i] as i32);
