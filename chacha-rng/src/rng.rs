@@ -26,7 +26,10 @@ pub type Seed = [u8; 32];
 pub type SerializedRngState = [u8; 49];
 
 /// Blocks of keystream the generator buffers for `next_u32` / `next_u64`: the widest
-/// kernel's width (16 blocks on AVX-512), so refills run at bulk speed.
+/// kernel's width (16 blocks on AVX-512), so refills run at bulk speed. The first refill
+/// after a new seed or a seek computes only the kernel's free blocks (4 on the SIMD
+/// backends, in one dependent chain), so "seed, draw one" and "seek, draw one" cost one
+/// chain, not 16 blocks.
 pub const BUF_BLOCKS: usize = 16;
 
 const BLOCK_WORDS: usize = BLOCK_LEN / 4;
@@ -46,6 +49,11 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
     buf: [Block; BUF_BLOCKS],
     /// The next unused word of `buf`; `BUF_WORDS` when all are used.
     index: usize,
+    /// Refills compute the whole buffer. False after a new seed or a seek, where the first
+    /// refill computes only the blocks one kernel call makes for the cost of one
+    /// ([`Kernel::free_blocks`]): seeding and drawing a few words, or seeking and drawing
+    /// one (a work item each), then pays for one block chain, not for 16 blocks.
+    bulk: bool,
     _rounds: R,
 }
 
@@ -69,6 +77,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
             kernel,
             buf: [[0; BLOCK_LEN]; BUF_BLOCKS],
             index: BUF_WORDS,
+            bulk: false,
             _rounds: R::default(),
         }
     }
@@ -78,11 +87,14 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         self.kernel
     }
 
-    /// Refills the whole buffer; the next word is its first.
+    /// Refills the buffer, whole or (the first time after a seed or a seek) its last
+    /// [`Kernel::free_blocks`] blocks; the next word is the first one computed.
     #[inline(never)]
     fn refill(&mut self) {
-        generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf);
-        self.index = 0;
+        let first = if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.free_blocks().clamp(1, BUF_BLOCKS) };
+        generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf[first..]);
+        self.index = first * BLOCK_WORDS;
+        self.bulk = true;
     }
 
     /// One bounds check and one load: `get` fails exactly when the buffer is used up.
@@ -96,8 +108,9 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
             return u32::from_le_bytes(bytes);
         }
         self.refill();
-        self.index = 1;
-        u32::from_le_bytes([self.buf[0][0], self.buf[0][1], self.buf[0][2], self.buf[0][3]])
+        let block = &self.buf[self.index / BLOCK_WORDS];
+        self.index += 1;
+        u32::from_le_bytes([block[0], block[1], block[2], block[3]])
     }
 
     /// Two words as one little-endian load (the first word is the low half).
@@ -130,8 +143,9 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         // 3. The last partial block through the buffer.
         if !tail.is_empty() {
             self.refill();
-            tail.copy_from_slice(&self.buf.as_flattened()[..tail.len()]);
-            self.index = tail.len().div_ceil(4);
+            let start = self.index * 4;
+            tail.copy_from_slice(&self.buf.as_flattened()[start..start + tail.len()]);
+            self.index += tail.len().div_ceil(4);
         }
     }
 
@@ -152,6 +166,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         let within = (word_pos % BLOCK_WORDS as u128) as usize;
         self.state.seek(block).expect("block < 2^64");
         self.index = BUF_WORDS;
+        self.bulk = false;
         if within != 0 {
             // Only the block the position is in: its first words are skipped.
             generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf[BUF_BLOCKS - 1..]);
@@ -402,7 +417,10 @@ mod tests {
         for backend in Backend::available() {
             let mut rng = ChaChaRng::<R12>::with_backend([0xAB; 32], backend);
             rng.set_stream(0x0123_4567_89AB_CDEF);
-            rng.next_u32();
+            // Past the first refill after the seek, which computes only the free blocks.
+            for _ in 0..=BUF_WORDS {
+                rng.next_u32();
+            }
             assert!(
                 rng.buf.iter().all(|b| *b != [0; BLOCK_LEN]),
                 "{backend:?}: the test needs a full buffer"

@@ -168,6 +168,25 @@ fn every_fill_length_and_offset() {
     }
 }
 
+/// After a seed or a seek the first refill computes fewer blocks than the later ones (the
+/// kernel's free blocks): every word of the first 1100 from each start, drawn as `next_u32`
+/// and as `next_u64` (from an odd word, every pair straddles a block), then a seek and the
+/// same again, across the short refill and the whole ones after it.
+#[test]
+fn every_draw_after_a_seed_or_a_seek() {
+    let (starts, words): (&[u128], usize) =
+        if MIRI { (&[0, 1], 70) } else { (&[0, 1, 3, 15, 16, 17, 63, 64, 65, 255, 256, 1 << 40], 1100) };
+    for &start in starts {
+        for draw in [Op::U32, Op::U64] {
+            let n = if matches!(draw, Op::U32) { words } else { words / 2 };
+            let mut ops = vec![draw.clone(); n];
+            ops.push(Op::SetWordPos(start + 5000));
+            ops.extend(vec![draw; n]);
+            check::<R8, chacha20_published::ChaCha8Rng, rand_chacha::ChaCha8Rng>([0x3C; 32], 2, start, &ops);
+        }
+    }
+}
+
 /// `seed_from_u64`, `from_rng` and `fork` give what the published crate's do.
 #[test]
 fn seeding_helpers_agree() {
