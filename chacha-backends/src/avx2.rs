@@ -28,7 +28,7 @@
 //!   temporaries, the masks as memory operands (so LLVM cannot fold them into
 //!   `vpshuflw`/`vpshufhw` pairs).
 //! - **The head**: of 8 blocks' input words only word 12 differs between lanes, so a
-//!   request of two sets or more starts each set from [`chacha_core::head`]'s words, and the
+//!   request of two sets or more starts each set from the `head` module's words, and the
 //!   one counter-dependent quarter round (`column_chain8`) is computed during the set
 //!   before, where it overlaps that set's transpose.
 //! - **Rows**: a block's rows a, b, c, d in four registers; row `b` stays in place between
@@ -49,7 +49,9 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, head::Heads, inout::InOutBuf};
+use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+use crate::head::Heads;
 
 cpufeatures::new!(cpuid_avx2, "avx2");
 
@@ -827,7 +829,7 @@ unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
 }
 
 /// As [`k8_whole`], with the first double round started from the head: the lanes start
-/// from `heads` ([`chacha_core::head`]: 53 of the first double round's 128 vector
+/// from `heads` (the `head` module: 53 of the first double round's 128 vector
 /// instructions, the same in every lane, done once per call in scalar code) and `chain`,
 /// this set's [`column_chain8`], computed by the set before; the rest of the first
 /// double round is [`first_diagonal8`]. Returns the next set's chain.
@@ -894,7 +896,7 @@ fn column_chain8(head: &[u32; 16], counter: u64, m: Masks) -> [__m256i; 4] {
 }
 
 /// What is left of the first double round after the head and [`column_chain8`]: the
-/// diagonal round less the head's steps ([`chacha_core::head::finish_first_double_round`]
+/// diagonal round less the head's steps (`head::finish_first_double_round`
 /// for every lane, with the chain). Intrinsics: LLVM spills a few words here, once per
 /// set, off the `asm!` rounds.
 #[target_feature(enable = "avx2")]

@@ -17,7 +17,7 @@
 //!   the XOR with the input, 64 bytes at a time, fused into the stores.
 //! - **The head** (`sliced16_sets`): of 16 blocks' input words only word 12, the counter,
 //!   differs between lanes, so 41 of the first double round's 96 instructions compute the
-//!   same value in every lane ([`chacha_core::head`]). A request of two sets or more does
+//!   same value in every lane (the `head` module). A request of two sets or more does
 //!   them once, in scalar code, and starts each of its sets from those words; the
 //!   one quarter round of the first column round that is left, (0, 4, 8, 12), is computed a
 //!   set early (`column_chain`), where it overlaps the set before.
@@ -54,9 +54,9 @@ use core::arch::x86_64::*;
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use chacha_core::{
-    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, head::Heads, inout::InOutBuf,
-};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+use crate::head::Heads;
 
 // AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
 // on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
@@ -524,9 +524,9 @@ macro_rules! sliced_step {
     };
 }
 
-/// What is left of the first double round once [`chacha_core::head::head`] and the column chain
+/// What is left of the first double round once `head::head` and the column chain
 /// ([`column_chain`]) are done: the diagonal round less the head's steps. Chain and
-/// diagonal together are [`chacha_core::head::finish_first_double_round`] for every lane: 55 of a
+/// diagonal together are `head::finish_first_double_round` for every lane: 55 of a
 /// double round's 96 vector instructions.
 macro_rules! sliced_first_diagonal {
     ($x:ident, $add:ident, $xor:ident, $rol:ident) => {
@@ -585,7 +585,7 @@ fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
 /// Two sets of 16 blocks or more (`io.blocks() >= 31`), from `counter`; returns the
 /// counter after them. Leaves fewer than 15 blocks, for the row kernels.
 ///
-/// Every set starts its first double round from [`chacha_core::head::head`]'s words,
+/// Every set starts its first double round from `head::head`'s words,
 /// computed once for the call: of the first column round only the counter's quarter
 /// round (0, 4, 8, 12) is left, one chain of 11 dependent instructions
 /// ([`column_chain`]), and the diagonal round needs all its words. That chain is

@@ -27,6 +27,9 @@ pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
 pub mod avx512;
 mod backend;
+/// The counter-free head of the first double round, shared by the word-sliced kernels.
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+mod head;
 #[cfg(chacha_enabled = "neon")]
 pub mod neon;
 #[cfg(chacha_enabled = "soft")]

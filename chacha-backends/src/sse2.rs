@@ -29,7 +29,7 @@
 //!   data 8 bytes at a time (`xor_words`): packing it into `xmm` rows cost more.
 //! - **The head**: of the input words only word 12 (the counter) differs between the
 //!   blocks of a step, so about 40 % of the first double round computes the same words in
-//!   every lane and in the fifth block. [`chacha_core::head`] does that once per call, in
+//!   every lane and in the fifth block. The crate's `head` module does that once per call, in
 //!   scalar code; each step starts its lanes and its fifth block from those words, runs
 //!   the column round's counter quarter round and what is left of the diagonal round, and
 //!   then one double round fewer.
@@ -58,11 +58,9 @@ use core::arch::x86_64::{
     _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
-use chacha_core::{
-    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant,
-    head::{Heads, finish_first_double_round},
-    inout::InOutBuf,
-};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+use crate::head::{Heads, finish_first_double_round};
 
 /// Proof that this CPU has SSE2; only [`Sse2::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -351,7 +349,7 @@ fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const 
     let mut y = scalar_input;
     let mut double_rounds = R::DOUBLE_ROUNDS;
     if HEAD {
-        // The first double round from the head ([`chacha_core::head`]): the lanes start
+        // The first double round from the head (`crate::head`): the lanes start
         // from its words, then the column round's counter quarter round and what is left
         // of the diagonal round.
         for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {

@@ -8,9 +8,7 @@
 //! - [`State`], the 16-word input state that knows where its stream ends;
 //! - [`Kernel`], the contract every backend in `chacha-backends` implements;
 //! - [`reference`](mod@reference), the RFC 8439 §2.3 block function and HChaCha, written plainly: the
-//!   oracle for every backend;
-//! - [`head`](mod@head), the counter-free part of the first double round, which the
-//!   word-sliced kernels compute once per call instead of once per block.
+//!   oracle for every backend.
 //!
 //! Applications want the `chacha20` crate (stream ciphers) or `chacha-rng` (random number
 //! generators); this crate is for backends and those front crates.
@@ -28,7 +26,6 @@
 #![forbid(unsafe_code)]
 
 mod contract;
-pub mod head;
 pub mod reference;
 mod rounds;
 mod state;

@@ -1,10 +1,12 @@
 //! The counter-free head of the first double round: work that is the same for every
-//! block of a batch, done once in scalar code instead of once per vector lane.
+//! block of a batch, done once in scalar code instead of once per vector lane. A
+//! scheduling aid of the word-sliced kernels (`sse2`, `avx2`, `avx512`), not part of the
+//! `Kernel` contract.
 //!
 //! Of the 16 input words only word 12 (the counter's low half) differs between the
-//! blocks of a word-sliced batch (word 13 is the nonce in [`Ietf`](crate::Ietf), the
-//! counter's high half in [`Legacy`](crate::Legacy), the same for all of a batch that does
-//! not cross a multiple of 2^32). So in the first column round three quarter rounds of
+//! blocks of a word-sliced batch (word 13 is the nonce in [`Ietf`](chacha_core::Ietf), the
+//! counter's high half in [`Legacy`](chacha_core::Legacy), the same for all of a batch that
+//! does not cross a multiple of 2^32). So in the first column round three quarter rounds of
 //! four, (1, 5, 9, 13), (2, 6, 10, 14) and (3, 7, 11, 15), compute the same words in every
 //! lane, and so do a few steps after them:
 //!
@@ -24,13 +26,13 @@
 //! double round, which [`finish_first_double_round`] spells out for one block.
 //! OpenSSL's assembly does all 96.
 
-use crate::{reference::quarter_round, state::State, variant::Variant};
+use chacha_core::{State, Variant, reference::quarter_round};
 
 /// The words a word-sliced kernel starts the first double round from: the input words
 /// `words` with the counter-free work of the [module docs](self) done. Word 12 is
 /// returned as given (each lane sets its own); words 4 and 8 are unchanged.
 #[inline]
-pub fn head(words: &[u32; 16]) -> [u32; 16] {
+pub(crate) fn head(words: &[u32; 16]) -> [u32; 16] {
     let mut h = *words;
     quarter_round_ops::<0, 1>(&mut h, [0, 4, 8, 12]);
     quarter_round(&mut h, 1, 5, 9, 13);
@@ -41,23 +43,23 @@ pub fn head(words: &[u32; 16]) -> [u32; 16] {
     h
 }
 
-/// [`head`] of a state's words at a counter and, for [`Legacy`](crate::Legacy), of the same
+/// [`head`] of a state's words at a counter and, for [`Legacy`](chacha_core::Legacy), of the same
 /// words with word 13 (the counter's high half) one more: what a set's lanes whose word
 /// 12 wrapped start from. The words that depend on word 13 are those of the quarter round
 /// (1, 5, 9, 13); word 2 and the rest are the same in both. For `Ietf`, `carried` is
 /// `now`.
 #[derive(Clone, Copy, Debug)]
-pub struct Heads {
+pub(crate) struct Heads {
     /// The head for word 13 as at the counter.
-    pub now: [u32; 16],
+    pub(crate) now: [u32; 16],
     /// The head for word 13 one more (`Legacy`).
-    pub carried: [u32; 16],
+    pub(crate) carried: [u32; 16],
 }
 
 impl Heads {
     /// The heads for `state`'s key and nonce at `counter`.
     #[inline]
-    pub fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+    pub(crate) fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
         let now = head(&state.words_at(counter));
         let carried =
             if V::COUNTER_WORDS == 2 { head(&state.words_at(counter.wrapping_add(1 << 32))) } else { now };
@@ -70,7 +72,11 @@ impl Heads {
 /// lane, step for step. `finish_first_double_round(&head(w), w[12])` is the state after
 /// one `inner_block` on `w`.
 #[inline(always)]
-pub fn finish_first_double_round(head: &[u32; 16], word12: u32) -> [u32; 16] {
+#[cfg_attr(
+    not(chacha_enabled = "sse2"),
+    allow(dead_code, reason = "sse2 runs it; without sse2 only the tests, as the other kernels' model")
+)]
+pub(crate) fn finish_first_double_round(head: &[u32; 16], word12: u32) -> [u32; 16] {
     let mut x = *head;
     x[12] = word12;
     quarter_round_ops::<1, 12>(&mut x, [0, 4, 8, 12]);
@@ -108,7 +114,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::reference::inner_block;
+    use chacha_core::reference::inner_block;
 
     fn check(words: [u32; 16]) {
         let mut want = words;
@@ -157,7 +163,7 @@ mod tests {
 
     #[test]
     fn legacy_carried_head_differs_only_in_quarter_round_1_5_9_13() {
-        use crate::{Ietf, Legacy};
+        use chacha_core::{Ietf, Legacy};
         let state = State::<Legacy>::new(&[0x5a; 32], &[0xa5; 8]);
         let heads = Heads::at(&state, (7 << 32) | 0xffff_fff9);
         // Word 12 as at the counter (the head passes it through), word 13 8, then 7.
