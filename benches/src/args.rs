@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use chacha_bench::{Backend, FRESH_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size};
+use chacha_bench::{AEAD_SIZES, Backend, FRESH_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size};
 
 /// What to measure and where to write it.
 #[derive(Debug)]
@@ -11,7 +11,8 @@ pub struct Options {
     /// `--worker`: serve measurements to the report over stdin/stdout (see `worker`).
     pub worker: bool,
     pub quick: bool,
-    /// `--sizes`; `None` for the defaults ([`SIZES`], and [`FRESH_SIZES`] for `-new`).
+    /// `--sizes`; `None` for the defaults ([`SIZES`], [`FRESH_SIZES`] for `-new`,
+    /// [`RNG_SIZES`], [`AEAD_SIZES`]).
     pub sizes: Option<Vec<usize>>,
     pub workloads: Vec<Workload>,
     pub backends: Vec<Backend>,
@@ -24,9 +25,11 @@ pub struct Options {
 
 impl Options {
     /// The points to measure `workload` at: message sizes, and for an RNG `next_u32` and
-    /// `next_u64` first, then `fill_bytes` at each size.
+    /// `next_u64` first, then `fill_bytes` at each size; for an RNG set up per work item,
+    /// the seed and the seek (no sizes).
     pub fn points_for(&self, workload: Workload) -> Vec<Point> {
         let sizes = match (&self.sizes, self.quick, workload) {
+            (_, _, Workload::RngSetup(_)) => Vec::new(),
             (Some(sizes), _, _) => sizes.clone(),
             (None, false, Workload::Cipher { fresh: false, .. }) => SIZES.to_vec(),
             (None, false, Workload::Cipher { fresh: true, .. }) => FRESH_SIZES.to_vec(),
@@ -34,10 +37,13 @@ impl Options {
             (None, true, Workload::Cipher { fresh: false, .. }) => vec![64, 1024, 16 * 1024],
             (None, true, Workload::Cipher { fresh: true, .. }) => vec![64, 1024],
             (None, true, Workload::Rng(_)) => vec![1024, 64 * 1024],
+            (None, false, Workload::Aead) => AEAD_SIZES.to_vec(),
+            (None, true, Workload::Aead) => vec![64, 16 * 1024],
         };
         let mut points = match workload {
             Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
-            Workload::Cipher { .. } => Vec::new(),
+            Workload::RngSetup(_) => vec![Point::SeedU32, Point::SeekU32],
+            Workload::Cipher { .. } | Workload::Aead => Vec::new(),
         };
         points.extend(sizes.into_iter().map(Point::Bytes));
         points
@@ -55,15 +61,21 @@ OPTIONS:
   --variants LIST     chacha20, chacha12, chacha8, xchacha20, chacha20-legacy, each also as
                       NAME-new (a new instance per message); the RNGs chacha20-rng,
                       chacha12-rng, chacha8-rng (next_u32, next_u64, then fill_bytes at
-                      each size); or `all`
-                      [default: the five variants, chacha20-new, xchacha20-new, the RNGs]
-  --backends LIST     backends of ours, as Backend::name() spells them, or `none`
-                      [default: every backend this CPU runs]
+                      each size), each also as NAME-setup (seed_from_u64 + next_u32, and
+                      set_word_pos + next_u32; --sizes does not apply); chacha20poly1305
+                      (sealing with a new nonce per message); or `all`
+                      [default: the five variants, chacha20-new, xchacha20-new, the RNGs and
+                      their -setup, chacha20poly1305]
+  --backends LIST     backends of ours, as Backend::name() spells them, or `none`; the rows
+                      `ours` (the constructors users call: new(), from_seed, seed_from_u64)
+                      come with any backend [default: every backend this CPU runs]
   --peers LIST        chacha20 (the published crate), chacha20-avx512 (its --cfg
                       chacha20_avx512 build, a second binary the report builds), c2-chacha,
                       openssl, openssl-avx2 (OpenSSL with AVX-512 masked, in a second
-                      process), libsodium, rand_chacha, or `none`; a peer whose library
-                      is missing is skipped with the reason [default: all]
+                      process), libsodium, rand_chacha, chacha20poly1305 (0.11, over the
+                      published chacha20), chacha20poly1305-patched (over ours, a second
+                      binary the report builds in benches/patched), ring, or `none`; a peer
+                      whose library is missing is skipped with the reason [default: all]
   --out DIR           where report.md, report.csv and the SVG plots go
                       [default: target/chacha-report/]
   --rounds N          interleaved rounds per size; the median is reported [default: 31, quick: 7]
@@ -245,7 +257,7 @@ mod tests {
     #[test]
     fn defaults_and_values() {
         let o = parse_args(&[]).unwrap().unwrap();
-        assert_eq!(o.workloads.len(), 10);
+        assert_eq!(o.workloads.len(), 14);
         assert_eq!(o.backends, Backend::available().collect::<Vec<_>>());
         assert_eq!(o.peers, Peer::ALL);
         assert_eq!(o.points_for(o.workloads[0]), SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>());
@@ -274,7 +286,14 @@ mod tests {
         );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 13);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 17);
+        let setup = parse_args(&["--variants", "chacha8-rng-setup", "--sizes", "1K"]).unwrap().unwrap();
+        assert_eq!(setup.points_for(setup.workloads[0]), [Point::SeedU32, Point::SeekU32]);
+        let aead = parse_args(&["--variants", "chacha20poly1305"]).unwrap().unwrap();
+        assert_eq!(
+            aead.points_for(aead.workloads[0]),
+            AEAD_SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! The only `unsafe` of this package: OpenSSL's `libcrypto` (EVP ChaCha20) and libsodium
-//! (`crypto_stream_*_xor_ic`), loaded at run time with `libloading`, behind a safe API;
-//! and, on Linux, pinning the process to one CPU ([`pin_to_current_cpu`]).
+//! The only `unsafe` of this package: OpenSSL's `libcrypto` (EVP ChaCha20 and
+//! ChaCha20-Poly1305) and libsodium (`crypto_stream_*_xor_ic`,
+//! `crypto_aead_chacha20poly1305_ietf_encrypt_detached`), loaded at run time with
+//! `libloading`, behind a safe API; and, on Linux, pinning the process to one CPU
+//! ([`pin_to_current_cpu`]).
 //!
 //! Nothing links against either library, so `cargo test --workspace` and the report build
 //! on a machine with only the Rust toolchain; [`crypto`] and [`sodium`] say why a library
@@ -75,6 +77,12 @@ pub struct Crypto {
     ///  const unsigned char *in, int inl);`
     encrypt_update:
         unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut c_int, *const c_uchar, c_int) -> c_int,
+    /// `const EVP_CIPHER *EVP_chacha20_poly1305(void);`
+    chacha20_poly1305: unsafe extern "C" fn() -> *const c_void,
+    /// `int EVP_EncryptFinal_ex(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl);`
+    encrypt_final: unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut c_int) -> c_int,
+    /// `int EVP_CIPHER_CTX_ctrl(EVP_CIPHER_CTX *ctx, int type, int arg, void *ptr);`
+    ctx_ctrl: unsafe extern "C" fn(*mut c_void, c_int, c_int, *mut c_void) -> c_int,
 }
 
 impl Crypto {
@@ -100,6 +108,12 @@ impl Crypto {
             encrypt_init: unsafe { function(&lib, "EVP_EncryptInit_ex")? },
             // SAFETY: as above.
             encrypt_update: unsafe { function(&lib, "EVP_EncryptUpdate")? },
+            // SAFETY: as above.
+            chacha20_poly1305: unsafe { function(&lib, "EVP_chacha20_poly1305")? },
+            // SAFETY: as above.
+            encrypt_final: unsafe { function(&lib, "EVP_EncryptFinal_ex")? },
+            // SAFETY: as above.
+            ctx_ctrl: unsafe { function(&lib, "EVP_CIPHER_CTX_ctrl")? },
             _lib: lib,
         })
     }
@@ -177,6 +191,84 @@ impl Drop for EvpChaCha20 {
     }
 }
 
+/// `EVP_CTRL_AEAD_GET_TAG` (openssl/evp.h): copies the tag out after `EVP_EncryptFinal_ex`.
+const EVP_CTRL_AEAD_GET_TAG: c_int = 0x10;
+
+/// An `EVP_CIPHER_CTX` set up for ChaCha20-Poly1305 (RFC 8439) encryption under one key;
+/// each message gives its 12-byte nonce ([`EvpAead::seal`]).
+pub struct EvpAead {
+    lib: &'static Crypto,
+    ctx: NonNull<c_void>,
+}
+
+impl EvpAead {
+    /// A new context keyed with `key`.
+    ///
+    /// # Panics
+    /// If OpenSSL cannot allocate or initialise the context.
+    pub fn new(lib: &'static Crypto, key: &[u8; 32]) -> EvpAead {
+        // SAFETY: EVP_CIPHER_CTX_new takes nothing and returns a new context or null.
+        let ctx = NonNull::new(unsafe { (lib.ctx_new)() }).expect("EVP_CIPHER_CTX_new");
+        // SAFETY: EVP_chacha20_poly1305 takes nothing and returns a static cipher description.
+        let cipher = unsafe { (lib.chacha20_poly1305)() };
+        let evp = EvpAead { lib, ctx };
+        // SAFETY: a live context, a valid cipher, no engine, the 32-byte key it reads, and no
+        // IV yet (null: each message sets its nonce).
+        let ok = unsafe {
+            (lib.encrypt_init)(evp.ctx.as_ptr(), cipher, ptr::null_mut(), key.as_ptr(), ptr::null())
+        };
+        assert_eq!(ok, 1, "EVP_EncryptInit_ex");
+        evp
+    }
+
+    /// Encrypts `buf` in place under `nonce` with `aad` authenticated; returns the tag.
+    /// The key stays (`EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce)`), as a program
+    /// sealing many messages under one key does.
+    pub fn seal(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        let ctx = self.ctx.as_ptr();
+        // SAFETY: a live context with its cipher and key (null keeps both), no engine, and
+        // the 12-byte nonce, the cipher's default IV length.
+        let ok = unsafe {
+            (self.lib.encrypt_init)(ctx, ptr::null(), ptr::null_mut(), ptr::null(), nonce.as_ptr())
+        };
+        assert_eq!(ok, 1, "EVP_EncryptInit_ex (nonce)");
+        let mut written: c_int = 0;
+        let aad_len = c_int::try_from(aad.len()).expect("the AAD fits an int");
+        // SAFETY: a null output makes this call take `aad` (`aad_len` readable bytes) as
+        // associated data; `written` is a valid int to write to.
+        let ok =
+            unsafe { (self.lib.encrypt_update)(ctx, ptr::null_mut(), &mut written, aad.as_ptr(), aad_len) };
+        assert_eq!(ok, 1, "EVP_EncryptUpdate (AAD)");
+        for chunk in buf.chunks_mut(1 << 30) {
+            let len = c_int::try_from(chunk.len()).expect("chunks fit an int");
+            let p = chunk.as_mut_ptr();
+            // SAFETY: `p` points to `len` writable bytes, used as both input and output
+            // (exact overlap, which EVP allows for this stream-based cipher); `written` is a
+            // valid int to write to.
+            let ok = unsafe { (self.lib.encrypt_update)(ctx, p, &mut written, p, len) };
+            assert!(ok == 1 && written == len, "EVP_EncryptUpdate");
+        }
+        // ChaCha20-Poly1305 writes nothing at the end; the buffer is there for the contract.
+        let mut end = [0u8; 16];
+        // SAFETY: a live context; `end` has room for a block, more than this cipher writes.
+        let ok = unsafe { (self.lib.encrypt_final)(ctx, end.as_mut_ptr(), &mut written) };
+        assert!(ok == 1 && written == 0, "EVP_EncryptFinal_ex");
+        let mut tag = [0u8; 16];
+        // SAFETY: after the final call, GET_TAG copies `arg` = 16 bytes into `ptr`, the
+        // 16-byte `tag`.
+        let ok = unsafe { (self.lib.ctx_ctrl)(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag.as_mut_ptr().cast()) };
+        assert_eq!(ok, 1, "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_GET_TAG)");
+        tag
+    }
+}
+
+impl Drop for EvpAead {
+    fn drop(&mut self) {
+        // SAFETY: the context came from EVP_CIPHER_CTX_new and is freed once, here.
+        unsafe { (self.lib.ctx_free)(self.ctx.as_ptr()) }
+    }
+}
+
 /// `int crypto_stream_*_xor_ic(unsigned char *c, const unsigned char *m,
 /// unsigned long long mlen, const unsigned char *n, uint{32,64}_t ic, const unsigned char *k);`
 type XorIc<Counter> = unsafe extern "C" fn(
@@ -199,6 +291,23 @@ pub struct Sodium {
     original: XorIc<u64>,
     /// `crypto_stream_xchacha20_xor_ic` (sodium/crypto_stream_xchacha20.h).
     xchacha: XorIc<u64>,
+    /// `int crypto_aead_chacha20poly1305_ietf_encrypt_detached(unsigned char *c,
+    ///  unsigned char *mac, unsigned long long *maclen_p, const unsigned char *m,
+    ///  unsigned long long mlen, const unsigned char *ad, unsigned long long adlen,
+    ///  const unsigned char *nsec, const unsigned char *npub, const unsigned char *k);`
+    /// (sodium/crypto_aead_chacha20poly1305.h)
+    aead_ietf: unsafe extern "C" fn(
+        *mut c_uchar,
+        *mut c_uchar,
+        *mut c_ulonglong,
+        *const c_uchar,
+        c_ulonglong,
+        *const c_uchar,
+        c_ulonglong,
+        *const c_uchar,
+        *const c_uchar,
+        *const c_uchar,
+    ) -> c_int,
 }
 
 impl Sodium {
@@ -226,6 +335,8 @@ impl Sodium {
             original: unsafe { function(&lib, "crypto_stream_chacha20_xor_ic")? },
             // SAFETY: as above, with uint64_t ic.
             xchacha: unsafe { function(&lib, "crypto_stream_xchacha20_xor_ic")? },
+            // SAFETY: the type is the header's declaration quoted on the field.
+            aead_ietf: unsafe { function(&lib, "crypto_aead_chacha20poly1305_ietf_encrypt_detached")? },
             _lib: lib,
         })
     }
@@ -256,6 +367,34 @@ impl Sodium {
         let rc =
             unsafe { (self.xchacha)(p, p, buf.len() as c_ulonglong, nonce.as_ptr(), counter, key.as_ptr()) };
         assert_eq!(rc, 0, "crypto_stream_xchacha20_xor_ic");
+    }
+
+    /// ChaCha20-Poly1305 (RFC 8439, libsodium's `_ietf`): encrypts `buf` in place under
+    /// `nonce` and `key` with `aad` authenticated; returns the tag.
+    pub fn aead_ietf_seal(&self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], key: &[u8; 32]) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        let mut tag_len: c_ulonglong = 0;
+        let p = buf.as_mut_ptr();
+        // SAFETY: `p` points to `buf.len()` writable bytes, used as input and output
+        // (libsodium allows c == m); `tag` has the 16 bytes it writes and `tag_len` is a
+        // valid integer to write to; `aad` has `aad.len()` readable bytes; nsec is unused
+        // (null); nonce and key have the 12 and 32 bytes it reads.
+        let rc = unsafe {
+            (self.aead_ietf)(
+                p,
+                tag.as_mut_ptr(),
+                &mut tag_len,
+                p,
+                buf.len() as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert!(rc == 0 && tag_len == 16, "crypto_aead_chacha20poly1305_ietf_encrypt_detached");
+        tag
     }
 }
 

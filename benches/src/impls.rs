@@ -1,4 +1,6 @@
-//! The implementations to race: ours on every available backend, and the peers.
+//! The implementations to race: ours through the constructor users call
+//! (`KeyIvInit::new`, named [`OURS`]) and on every available backend (`with_backend`), and
+//! the peers.
 //!
 //! Each one is a constructor for a streaming instance plus a new-and-apply function, both
 //! monomorphised over the concrete cipher and boxed once. Peers that lack a variant are
@@ -87,6 +89,14 @@ pub enum Peer {
     Sodium,
     /// `rand_chacha` 0.10's RNGs.
     RandChacha,
+    /// The published `chacha20poly1305` 0.11 over the published `chacha20` 0.10.2.
+    ChaCha20Poly1305,
+    /// The same AEAD over this workspace's `chacha20`, as an application gets it with one
+    /// `[patch.crates-io]` line: the report's binary built again in `benches/patched/`,
+    /// driven as a worker process. Its rows are ours.
+    ChaCha20Poly1305Patched,
+    /// `ring` 0.17's `CHACHA20_POLY1305`.
+    Ring,
 }
 
 /// The value of `OPENSSL_ia32cap` for [`Peer::OpenSslAvx2`]: clears AVX512F (bit 16) and
@@ -103,6 +113,9 @@ impl Peer {
         Peer::OpenSslAvx2,
         Peer::Sodium,
         Peer::RandChacha,
+        Peer::ChaCha20Poly1305,
+        Peer::ChaCha20Poly1305Patched,
+        Peer::Ring,
     ];
 
     /// The peers that run inside this process (no worker): what the tests and the
@@ -112,7 +125,8 @@ impl Peer {
     }
 
     /// The command-line id: `chacha20` (the published crate), `chacha20-avx512`,
-    /// `c2-chacha`, `openssl`, `openssl-avx2`, `libsodium`, `rand_chacha`.
+    /// `c2-chacha`, `openssl`, `openssl-avx2`, `libsodium`, `rand_chacha`, `chacha20poly1305`,
+    /// `chacha20poly1305-patched`, `ring`.
     pub fn id(self) -> &'static str {
         match self {
             Peer::Published => "chacha20",
@@ -122,6 +136,9 @@ impl Peer {
             Peer::OpenSslAvx2 => "openssl-avx2",
             Peer::Sodium => "libsodium",
             Peer::RandChacha => "rand_chacha",
+            Peer::ChaCha20Poly1305 => "chacha20poly1305",
+            Peer::ChaCha20Poly1305Patched => "chacha20poly1305-patched",
+            Peer::Ring => "ring",
         }
     }
 
@@ -144,6 +161,9 @@ impl Peer {
                 Err(_) => "libsodium".into(),
             },
             Peer::RandChacha => "rand_chacha-0.10".into(),
+            Peer::ChaCha20Poly1305 => "chacha20poly1305-0.11".into(),
+            Peer::ChaCha20Poly1305Patched => "chacha20poly1305-0.11-patched".into(),
+            Peer::Ring => "ring-0.17".into(),
         }
     }
 
@@ -153,9 +173,14 @@ impl Peer {
     }
 
     /// Whether this peer runs in this process; the others are worker processes that the
-    /// report starts (`chacha20-avx512`, `openssl-avx2`).
+    /// report starts (`chacha20-avx512`, `openssl-avx2`, `chacha20poly1305-patched`).
     pub fn in_process(self) -> bool {
-        !matches!(self, Peer::PublishedAvx512 | Peer::OpenSslAvx2)
+        !matches!(self, Peer::PublishedAvx512 | Peer::OpenSslAvx2 | Peer::ChaCha20Poly1305Patched)
+    }
+
+    /// Whether this peer's rows measure our code: the published AEAD over our `chacha20`.
+    pub fn runs_ours(self) -> bool {
+        self == Peer::ChaCha20Poly1305Patched
     }
 
     /// The peer that a worker process runs for this one (itself when in process).
@@ -163,6 +188,7 @@ impl Peer {
         match self {
             Peer::PublishedAvx512 => Peer::Published,
             Peer::OpenSslAvx2 => Peer::OpenSsl,
+            Peer::ChaCha20Poly1305Patched => Peer::ChaCha20Poly1305,
             p => p,
         }
     }
@@ -201,8 +227,13 @@ impl Peer {
                 matches!(variant, Variant::ChaCha20 | Variant::XChaCha20 | Variant::ChaCha20Legacy)
             }
             Peer::OpenSsl | Peer::OpenSslAvx2 => variant == Variant::ChaCha20,
-            Peer::RandChacha => false,
+            Peer::RandChacha | Peer::ChaCha20Poly1305 | Peer::ChaCha20Poly1305Patched | Peer::Ring => false,
         }
+    }
+
+    /// Whether this peer has ChaCha20-Poly1305 (its worker's base does, for a worker).
+    pub fn offers_aead(self) -> bool {
+        matches!(self.base(), Peer::ChaCha20Poly1305 | Peer::OpenSsl | Peer::Sodium | Peer::Ring)
     }
 
     /// Whether this peer has ChaCha RNGs. The published crate's AVX-512 build has none of
@@ -212,13 +243,30 @@ impl Peer {
     }
 }
 
+/// The name of ours through the constructors users call (`KeyIvInit::new`,
+/// `SeedableRng::from_seed`, `seed_from_u64`), on the backend they pick: tables, CSV, plots
+/// and bench ids. Ours pinned to one backend (`with_backend`) are named by the backend.
+pub const OURS: &str = "ours";
+
 /// Whose implementation it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Origin {
-    /// This workspace's `chacha20` on one backend.
+    /// This workspace's crates through the constructors users call ([`OURS`]).
+    OursNew,
+    /// This workspace's crates pinned to one backend with `with_backend`.
     Ours(Backend),
     /// A peer.
     Peer(Peer),
+}
+
+impl Origin {
+    /// Ours (through `new()` or on one backend), or a peer whose rows run our code.
+    pub fn is_ours(self) -> bool {
+        match self {
+            Origin::OursNew | Origin::Ours(_) => true,
+            Origin::Peer(p) => p.runs_ours(),
+        }
+    }
 }
 
 /// A streaming cipher instance behind a trait object.
@@ -309,7 +357,7 @@ impl Implementation {
 
     /// Whether it is one of ours.
     pub fn is_ours(&self) -> bool {
-        matches!(self.origin, Origin::Ours(_))
+        self.origin.is_ours()
     }
 }
 
@@ -346,6 +394,28 @@ where
     build(name, origin, variant, make, |c: &mut C, buf: &mut [u8]| c.apply_keystream(buf))
 }
 
+/// Ours as users write it: `KeyIvInit::new`, which picks the backend.
+fn ours_new(variant: Variant) -> Implementation {
+    use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
+    fn make<C: KeyIvInit, const N: usize>(k: &[u8; 32], n: &[u8]) -> C
+    where
+        [u8; 32]: Into<chacha20::cipher::Key<C>>,
+        [u8; N]: Into<chacha20::cipher::Iv<C>>,
+    {
+        let nonce: [u8; N] = n.try_into().expect("the variant's nonce length");
+        C::new(&(*k).into(), &nonce.into())
+    }
+    let (name, origin) = (OURS.to_string(), Origin::OursNew);
+    match variant {
+        Variant::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20, 12>),
+        Variant::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12, 12>),
+        Variant::ChaCha8 => cipher05(name, origin, variant, make::<ChaCha8, 12>),
+        Variant::XChaCha20 => cipher05(name, origin, variant, make::<XChaCha20, 24>),
+        Variant::ChaCha20Legacy => cipher05(name, origin, variant, make::<ChaCha20Legacy, 8>),
+    }
+}
+
+/// Ours pinned to `backend`.
 fn ours(variant: Variant, backend: Backend) -> Implementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     let name = backend.name().to_string();
@@ -525,14 +595,24 @@ fn peer(peer: Peer, variant: Variant) -> Option<Implementation> {
         Peer::C2Chacha => c2chacha(variant),
         Peer::OpenSsl => openssl_peer(peer, variant),
         Peer::Sodium => sodium_peer(variant),
-        // Worker processes and RNG-only peers: not here.
-        Peer::PublishedAvx512 | Peer::OpenSslAvx2 | Peer::RandChacha => None,
+        // Worker processes, RNG-only and AEAD-only peers: not here.
+        Peer::PublishedAvx512
+        | Peer::OpenSslAvx2
+        | Peer::RandChacha
+        | Peer::ChaCha20Poly1305
+        | Peer::ChaCha20Poly1305Patched
+        | Peer::Ring => None,
     }
 }
 
-/// Ours on each of `backends` (in that order), then each of `peers` that offers `variant`.
+/// Ours through `new()` ([`OURS`]) and on each of `backends` (in that order), then each of
+/// `peers` that offers `variant`. No `backends`, none of ours (a worker process's list).
 pub fn implementations(variant: Variant, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
-    let mut all: Vec<Implementation> = backends.iter().map(|&b| ours(variant, b)).collect();
+    let mut all: Vec<Implementation> = Vec::new();
+    if !backends.is_empty() {
+        all.push(ours_new(variant));
+    }
+    all.extend(backends.iter().map(|&b| ours(variant, b)));
     all.extend(peers.iter().filter_map(|&p| peer(p, variant)));
     all
 }

@@ -1,21 +1,24 @@
 //! # chacha-bench
 //!
 //! What the criterion benches, the report (`cargo run --release -p chacha-bench`) and the
-//! agreement test share: the list of implementations to race ([`implementations`]: every
-//! backend of [`Backend::available`] and every peer, per [`Variant`]), the check that they
-//! all produce the same bytes ([`check_agreement`]), and what the machine is ([`cpu`]).
+//! agreement test share: the list of implementations to race ([`implementations`]: ours
+//! through `new()` ([`OURS`]) and on every backend of [`Backend::available`], and every
+//! peer, per [`Variant`]), the check that they all produce the same bytes
+//! ([`check_agreement`]), and what the machine is ([`cpu`]).
 //!
 //! An [`Implementation`] hides its concrete cipher behind a trait object, but the loop
 //! that runs a batch of messages ([`Stream::run`], [`Implementation::run_fresh`]) is
 //! monomorphised inside it, so timing pays one indirect call per batch, not per message;
-//! [`RngImplementation`] does the same for the RNGs, and [`race`] puts both in one shape
-//! for the report ([`Workload`], [`Entrant`], [`Runner`], [`transcript`]).
+//! [`RngImplementation`] and [`AeadImplementation`] do the same for the RNGs and
+//! ChaCha20-Poly1305, and [`race`] puts them in one shape for the report ([`Workload`],
+//! [`Entrant`], [`Runner`], [`transcript`]).
 //!
 //! `unsafe` is denied everywhere but in one module, `ffi`: OpenSSL's libcrypto and
 //! libsodium, loaded at run time (nothing links them, so this crate builds with only the
 //! Rust toolchain and a missing library skips its peer).
 #![deny(unsafe_code)]
 
+mod aeads;
 pub mod cpu;
 #[allow(unsafe_code)]
 mod ffi;
@@ -23,11 +26,15 @@ mod impls;
 pub mod race;
 mod rngs;
 
+pub use aeads::{
+    AAD, AEAD_CHECK_LEN, AeadImplementation, aead_implementations, aead_on_ours, aead_transcript, seal_nonce,
+};
 pub use chacha_backends::Backend;
-pub use impls::{Implementation, OPENSSL_AVX2_CAP, Origin, Peer, Stream, Variant, implementations};
+pub use impls::{Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, Variant, implementations};
 pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
 pub use rngs::{
-    RNG_CHECK_LEN, RngImplementation, RngStream, RngVariant, rng_implementations, rng_transcript,
+    RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
+    rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
 };
 
 /// The message sizes of the streaming benches and the report, in bytes.
@@ -40,6 +47,10 @@ pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 /// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
 /// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
 pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
+
+/// The message sizes of the AEAD workload, in bytes: a short packet, a KiB, a TLS record's
+/// 16 KiB, bulk.
+pub const AEAD_SIZES: &[usize] = &[64, 1024, 16 * 1024, 1024 * 1024];
 
 /// The key every check and bench uses (also the RNGs' seed).
 pub const KEY: [u8; 32] = {

@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use chacha_bench::{Backend, Peer, Workload, compare, cpu, entrants, transcript};
+use chacha_bench::{Backend, OURS, Peer, Workload, compare, cpu, entrants, transcript};
 
 use crate::args::Options;
 use crate::measure::{Local, Progress, Racer, measure};
@@ -157,9 +157,12 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     out.say(&format!(
         "Measuring: ours on {}; peers: {}",
         if options.backends.is_empty() {
-            "no backend".to_string()
+            "nothing".to_string()
         } else {
-            options.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+            format!(
+                "`{OURS}` (the constructors users call) and with_backend on {}",
+                options.backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+            )
         },
         {
             let mut names: Vec<String> = local_peers.iter().map(|p| p.label()).collect();
@@ -182,7 +185,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     for &w in &options.workloads {
         let mut list: Vec<(String, Vec<u8>)> = entrants(w, &all_backends, &local_peers)
             .iter_mut()
-            .map(|e| (e.name().to_string(), transcript(e)))
+            .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
         for worker in workers.iter().filter(|wk| w.offered_by(wk.borrow().peer)) {
             let mut worker = worker.borrow_mut();
@@ -195,6 +198,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         let what = match w {
             Workload::Cipher { .. } => "streamed in uneven chunks, and new + apply",
             Workload::Rng(_) => "a mix of fill_bytes, next_u32 and next_u64",
+            Workload::RngSetup(_) => "next_u32 after seed_from_u64 of 5 states and after 11 set_word_pos",
+            Workload::Aead => "8 messages of 0 to 4103 bytes sealed: ciphertext and tag",
         };
         match compare(w, &list) {
             Ok(bytes) => out.say(&format!("- {}: {names}: the same {bytes} bytes ({what})", w.id())),
@@ -262,20 +267,41 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     }
     out.say(&format!(
         "\nGB/s = 10^9 bytes/s, median of {} rounds (min–max across rounds); cycles/B = TSC ticks \
-         per byte{}; TSC ticks/call = per message, per fill_bytes, per next_u32 or next_u64 call; \
-         vs best peer = median GB/s over the fastest peer's at that size.",
+         per byte{}; TSC ticks/call = per message, per fill_bytes, per next_u32 or next_u64 call, per \
+         work item (a seed or a seek, then one next_u32); vs best peer = median GB/s over the fastest \
+         peer's at that size. Rows of ours: `{OURS} (new)`, `{OURS} (from_seed)` and `{OURS} \
+         (seed_from_u64)` build every instance with the constructor users call (`KeyIvInit::new`, \
+         `SeedableRng::from_seed`, `seed_from_u64`), which picks the backend (`{}` here); \
+         `BACKEND (with_backend)` rows build it on that one backend, picked once; \
+         `{} (ours)` is the published AEAD over our chacha20.",
         options.rounds,
-        tsc_ghz.map_or(String::new(), |g| format!(" at {g:.3} GHz"))
+        tsc_ghz.map_or(String::new(), |g| format!(" at {g:.3} GHz")),
+        detected.name(),
+        Peer::ChaCha20Poly1305Patched.label(),
     ));
     out.say(&format!(
-        "\n## Summary: `{}` (the backend detect() picks) against the best peer at each size\n",
+        "\n## Summary: what users call (`{OURS}`, on `{}`; the AEAD over our chacha20) against the best peer at each size\n",
         detected.name()
     ));
     out.say(&format!(
         "Smallest … largest ratio of its median GB/s to the fastest peer's, across the sizes of each workload \
          (above 1 = faster than every peer there).\n\n{}",
-        output::summary(&all_rows, detected.name()).trim_end()
+        output::summary(&all_rows).trim_end()
     ));
+    for (w, rows) in all_rows.iter().filter(|(w, _)| *w == Workload::Aead) {
+        let table = output::ratios_to_peers(*w, rows, &Peer::ChaCha20Poly1305.label());
+        if !table.is_empty() {
+            out.say(&format!(
+                "\n## {}: the published AEAD over our chacha20 against each peer\n\n\
+                 Median GB/s of `{}` over each one's, per size (above 1 = ours faster); the \
+                 first column, `{}`, is the same AEAD crate over the published chacha20.\n\n{}",
+                w.id(),
+                w.users_row(),
+                Peer::ChaCha20Poly1305.label(),
+                table.trim_end()
+            ));
+        }
+    }
 
     // Files.
     std::fs::create_dir_all(&options.out)
@@ -286,7 +312,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     for (w, rows) in &all_rows {
         let path = output::write_plot(&options.out, *w, rows, &cpu_label, options.rounds)
             .map_err(|e| format!("plot {}: {e}", w.id()))?;
-        written.push(path);
+        written.extend(path);
     }
     let md = options.out.join("report.md");
     let mut text = out.0.clone();

@@ -43,7 +43,7 @@ impl Racer for Local {
     }
 
     fn ours(&self) -> bool {
-        matches!(self.entrant.origin(), chacha_bench::Origin::Ours(_))
+        self.entrant.origin().is_ours()
     }
 
     fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String> {

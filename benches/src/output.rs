@@ -1,11 +1,11 @@
 //! The report's outputs: the tables (Markdown, printed and written to `report.md`), the
-//! summary of where ours stands, the CSV, and one SVG plot per workload (plotters, SVG
-//! backend: no system fonts needed).
+//! summary of where ours stands and the ratios of ours to each peer, the CSV, and one SVG
+//! plot per workload of message sizes (plotters, SVG backend: no system fonts needed).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use chacha_bench::{Point, Workload, format_size};
+use chacha_bench::{Backend, OURS, Point, Workload, format_size};
 use plotters::prelude::*;
 
 use crate::measure::{Cell, Stats};
@@ -52,8 +52,29 @@ fn gb(x: f64) -> String {
     }
 }
 
+/// How the row was built, for ours: the user's constructor for [`OURS`] (`new`,
+/// `from_seed`, `seed_from_u64`), `with_backend` for a backend's; `None` for a peer and for
+/// the published AEAD over ours.
+fn constructor(cell: &Cell) -> Option<&'static str> {
+    if !cell.ours {
+        None
+    } else if cell.name == OURS {
+        cell.workload.ours_constructor()
+    } else if Backend::COMPILED.contains(&cell.name.as_str()) {
+        Some("with_backend")
+    } else {
+        None
+    }
+}
+
+/// `ours (new)`, `avx2 (with_backend)`, `chacha20poly1305-0.11-patched (ours)`, or a peer's
+/// name.
 fn display_name(cell: &Cell) -> String {
-    if cell.ours { format!("{} (ours)", cell.name) } else { cell.name.clone() }
+    match constructor(cell) {
+        Some(how) => format!("{} ({how})", cell.name),
+        None if cell.ours => format!("{} (ours)", cell.name),
+        None => cell.name.clone(),
+    }
 }
 
 /// TSC ticks per call (per message, per `next_u32`, …), from the median per byte.
@@ -122,12 +143,13 @@ pub fn table(rows: &[Row<'_>]) -> String {
     out
 }
 
-/// One line per workload: the smallest and the largest ratio of `ours` (the backend
-/// `detect()` picks) to the best peer across the workload's points, with where and against
-/// whom; or why there is none.
-pub fn summary(all: &[(Workload, Vec<Row<'_>>)], ours: &str) -> String {
+/// One line per workload: the smallest and the largest ratio of what users call
+/// ([`Workload::users_row`]) to the best peer across the workload's points, with where and
+/// against whom; or why there is none.
+pub fn summary(all: &[(Workload, Vec<Row<'_>>)]) -> String {
     let mut out = String::new();
     for (w, rows) in all {
+        let ours = w.users_row();
         let mine: Vec<&Row<'_>> = rows.iter().filter(|r| r.cell.ours && r.cell.name == ours).collect();
         let best_at = |r: &Row<'_>| {
             rows.iter()
@@ -156,6 +178,44 @@ pub fn summary(all: &[(Workload, Vec<Row<'_>>)], ours: &str) -> String {
     out
 }
 
+/// A Markdown table: at each point of `rows`, the median GB/s of what users call
+/// ([`Workload::users_row`]) over each peer's, a column per peer, `first` (if measured)
+/// leftmost; empty without that row or without peers.
+pub fn ratios_to_peers(workload: Workload, rows: &[Row<'_>], first: &str) -> String {
+    let ours = workload.users_row();
+    let mut peers: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| !r.cell.ours) {
+        if !peers.contains(&r.cell.name.as_str()) {
+            peers.push(&r.cell.name);
+        }
+    }
+    peers.sort_by_key(|p| *p != first);
+    let mine: Vec<&Row<'_>> = rows.iter().filter(|r| r.cell.ours && r.cell.name == ours).collect();
+    if mine.is_empty() || peers.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("| size |");
+    for p in &peers {
+        let _ = write!(out, " vs {p} |");
+    }
+    out.push_str("\n|---:|");
+    out.push_str(&"---:|".repeat(peers.len()));
+    out.push('\n');
+    for r in mine {
+        let _ = write!(out, "| {} |", r.cell.point.label());
+        for p in &peers {
+            match rows.iter().find(|q| q.cell.name == *p && q.cell.point == r.cell.point) {
+                Some(q) => {
+                    let _ = write!(out, " {:.2}× |", r.gbps.median / q.gbps.median);
+                }
+                None => out.push_str(" – |"),
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The CSV: one row per (workload, implementation, point).
 pub fn write_csv(
     path: &Path,
@@ -164,7 +224,7 @@ pub fn write_csv(
     tsc_ghz: Option<f64>,
 ) -> std::io::Result<()> {
     let mut s = String::from(
-        "workload,variant,new_instance_per_message,call,implementation,origin,size_bytes,\
+        "workload,variant,new_instance_per_message,call,implementation,origin,constructor,size_bytes,\
          calls_per_batch,rounds,gbps_median,gbps_min,gbps_max,tsc_cycles_per_byte_median,\
          tsc_cycles_per_byte_min,tsc_cycles_per_byte_max,tsc_ticks_per_call_median,\
          ratio_to_best_peer,tsc_ghz,cpu\n",
@@ -174,21 +234,26 @@ pub fn write_csv(
         for r in rows {
             let (variant, fresh) = match w {
                 Workload::Cipher { variant, fresh } => (variant.id(), fresh.to_string()),
-                Workload::Rng(v) => (v.id(), String::new()),
+                Workload::Rng(v) | Workload::RngSetup(v) => (v.id(), String::new()),
+                Workload::Aead => ("chacha20poly1305", String::new()),
             };
             let call = match (w, r.cell.point) {
+                (_, Point::SeedU32) => "seed_from_u64+next_u32",
+                (_, Point::SeekU32) => "set_word_pos+next_u32",
                 (_, Point::NextU32) => "next_u32",
                 (_, Point::NextU64) => "next_u64",
-                (Workload::Rng(_), Point::Bytes(_)) => "fill_bytes",
+                (Workload::Rng(_) | Workload::RngSetup(_), Point::Bytes(_)) => "fill_bytes",
                 (Workload::Cipher { fresh: true, .. }, _) => "new_apply_keystream",
                 (Workload::Cipher { fresh: false, .. }, _) => "apply_keystream",
+                (Workload::Aead, _) => "seal_in_place_detached",
             };
             let _ = writeln!(
                 s,
-                "{},{variant},{fresh},{call},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},\"{}\"",
+                "{},{variant},{fresh},{call},{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{},{},{},{},\"{}\"",
                 w.id(),
                 r.cell.name,
                 if r.cell.ours { "ours" } else { "peer" },
+                constructor(r.cell).unwrap_or(""),
                 r.cell.point.bytes(),
                 r.cell.messages,
                 r.cell.gbps.len(),
@@ -222,14 +287,18 @@ const COLORS: [RGBColor; 8] = [
 
 /// One SVG: GB/s against message size (log scale), a line per implementation, min–max
 /// bars at each point. Ours are solid, peers dashed. For an RNG the line is `fill_bytes`;
-/// `next_u32` and `next_u64` are triangles at 4 and 8 bytes, not joined to it.
+/// `next_u32` and `next_u64` are triangles at 4 and 8 bytes, not joined to it. `None` for
+/// an RNG set up per work item: two per-call costs and no size, so the table is all.
 pub fn write_plot(
     dir: &Path,
     workload: Workload,
     rows: &[Row<'_>],
     cpu: &str,
     rounds: usize,
-) -> Result<PathBuf, Box<dyn std::error::Error>> {
+) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
+    if matches!(workload, Workload::RngSetup(_)) {
+        return Ok(None);
+    }
     let path = dir.join(format!("{}.svg", workload.id()));
     let rng = matches!(workload, Workload::Rng(_));
     let mut names: Vec<(&str, bool)> = Vec::new();
@@ -302,7 +371,8 @@ pub fn write_plot(
                 .map(|r| (r.cell.point.bytes() as f64, r.gbps.median, r.gbps.min, r.gbps.max))
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let label = if *ours { format!("{name} (ours)") } else { (*name).to_string() };
+            let label =
+                rows.iter().find(|r| r.cell.name == *name).map_or_else(String::new, |r| display_name(r.cell));
             let width = if *ours { 3 } else { 2 };
             let style = color.stroke_width(width);
             let line: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
@@ -332,5 +402,5 @@ pub fn write_plot(
             .draw()?;
         root.present()?;
     }
-    Ok(path)
+    Ok(Some(path))
 }

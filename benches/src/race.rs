@@ -1,7 +1,8 @@
-//! What the report measures, in one shape for the ciphers and the RNGs: a [`Workload`]
-//! (a cipher variant on one instance or fresh per message, or an RNG), its [`Point`]s
-//! (message sizes; for RNGs also `next_u32` / `next_u64`), the [`Entrant`]s, a
-//! [`Runner`] that runs one batch, and the [`transcript`] every entrant must agree on.
+//! What the report measures, in one shape for the ciphers, the RNGs and the AEAD: a
+//! [`Workload`] (a cipher variant on one instance or fresh per message, an RNG streaming or
+//! set up per work item, ChaCha20-Poly1305 sealing), its [`Point`]s (message sizes; for
+//! RNGs also `next_u32` / `next_u64`, or a seed or a seek then one draw), the [`Entrant`]s,
+//! a [`Runner`] that runs one batch, and the [`transcript`] every entrant must agree on.
 //!
 //! The report's worker processes (`--worker`) run the same code, so a peer in another
 //! process is timed and checked exactly as one in this process.
@@ -10,8 +11,11 @@ use std::time::{Duration, Instant};
 
 use chacha_backends::Backend;
 
+use crate::aeads::{AeadImplementation, aead_implementations, aead_transcript};
 use crate::impls::{Implementation, Origin, Peer, Stream, Variant, implementations};
-use crate::rngs::{RngImplementation, RngStream, RngVariant, rng_implementations, rng_transcript};
+use crate::rngs::{
+    RngImplementation, RngStream, RngVariant, rng_implementations, rng_setup_transcript, rng_transcript,
+};
 use crate::{CHECK_LEN, KEY, cpu, nonce};
 
 /// A measured workload.
@@ -27,6 +31,11 @@ pub enum Workload {
     },
     /// An RNG: `fill_bytes` at each size, and `next_u32` / `next_u64`.
     Rng(RngVariant),
+    /// An RNG set up per work item, then one `next_u32`: a new generator
+    /// (`seed_from_u64`), or one generator moved (`set_word_pos`).
+    RngSetup(RngVariant),
+    /// ChaCha20-Poly1305: each message sealed in place under a new nonce, one key.
+    Aead,
 }
 
 impl Workload {
@@ -36,6 +45,8 @@ impl Workload {
             Workload::Cipher { variant, fresh: false } => variant.id().to_string(),
             Workload::Cipher { variant, fresh: true } => format!("{}-new", variant.id()),
             Workload::Rng(r) => r.id().to_string(),
+            Workload::RngSetup(r) => format!("{}-setup", r.id()),
+            Workload::Aead => "chacha20poly1305".to_string(),
         }
     }
 
@@ -49,6 +60,14 @@ impl Workload {
                 format!("{}, a new instance per message (new + apply_keystream)", variant.title())
             }
             Workload::Rng(r) => format!("{}, fill_bytes, next_u32 and next_u64 on one generator", r.title()),
+            Workload::RngSetup(r) => format!(
+                "{}, set up per work item (a new generator by seed_from_u64, or set_word_pos on one), then one next_u32",
+                r.title()
+            ),
+            Workload::Aead => {
+                "ChaCha20Poly1305, sealing in place, a new nonce per message (13-byte AAD, tag apart)"
+                    .to_string()
+            }
         }
     }
 
@@ -63,17 +82,21 @@ impl Workload {
             Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
         all.extend(Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: true }));
         all.extend(RngVariant::ALL.map(Workload::Rng));
+        all.extend(RngVariant::ALL.map(Workload::RngSetup));
+        all.push(Workload::Aead);
         all
     }
 
     /// The report's default: every variant on one instance, ChaCha20 and XChaCha20 fresh,
-    /// and the three RNGs.
+    /// the three RNGs streaming and set up per item, and the AEAD.
     pub fn default_set() -> Vec<Workload> {
         let mut set: Vec<_> =
             Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
         set.push(Workload::Cipher { variant: Variant::ChaCha20, fresh: true });
         set.push(Workload::Cipher { variant: Variant::XChaCha20, fresh: true });
         set.extend(RngVariant::ALL.map(Workload::Rng));
+        set.extend(RngVariant::ALL.map(Workload::RngSetup));
+        set.push(Workload::Aead);
         set
     }
 
@@ -81,15 +104,41 @@ impl Workload {
     pub fn offered_by(self, peer: Peer) -> bool {
         match self {
             Workload::Cipher { variant, .. } => peer.offers(variant),
-            Workload::Rng(_) => peer.offers_rng(),
+            Workload::Rng(_) | Workload::RngSetup(_) => peer.offers_rng(),
+            Workload::Aead => peer.offers_aead(),
+        }
+    }
+
+    /// The name of the row of what users call, which the summary reads: [`crate::OURS`], or
+    /// for the AEAD the published `chacha20poly1305` over our `chacha20`.
+    pub fn users_row(self) -> String {
+        match self {
+            Workload::Aead => Peer::ChaCha20Poly1305Patched.label(),
+            _ => crate::OURS.to_string(),
+        }
+    }
+
+    /// The constructor behind the [`crate::OURS`] rows: `new`, `from_seed` or
+    /// `seed_from_u64`; `None` where ours has no rows (the AEAD: there ours is the
+    /// published AEAD over our `chacha20`).
+    pub fn ours_constructor(self) -> Option<&'static str> {
+        match self {
+            Workload::Cipher { .. } => Some("new"),
+            Workload::Rng(_) => Some("from_seed"),
+            Workload::RngSetup(_) => Some("seed_from_u64"),
+            Workload::Aead => None,
         }
     }
 }
 
 /// What one call does: a message (or `fill_bytes`) of so many bytes, or one `next_u32` /
-/// `next_u64` of an RNG.
+/// `next_u64` of an RNG, or a new generator or a seek and then one `next_u32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Point {
+    /// `seed_from_u64(i)`, then one `next_u32`: 4 bytes.
+    SeedU32,
+    /// `set_word_pos` to work item `i`'s position, then one `next_u32`: 4 bytes.
+    SeekU32,
     /// `next_u32`: 4 bytes.
     NextU32,
     /// `next_u64`: 8 bytes.
@@ -102,24 +151,29 @@ impl Point {
     /// Bytes per call.
     pub fn bytes(self) -> usize {
         match self {
-            Point::NextU32 => 4,
+            Point::SeedU32 | Point::SeekU32 | Point::NextU32 => 4,
             Point::NextU64 => 8,
             Point::Bytes(n) => n,
         }
     }
 
-    /// For tables: `16 B`, `1 KiB`, `next_u32`, `next_u64`.
+    /// For tables: `16 B`, `1 KiB`, `next_u32`, `next_u64`, `seed_from_u64 + next_u32`,
+    /// `set_word_pos + next_u32`.
     pub fn label(self) -> String {
         match self {
+            Point::SeedU32 => "seed_from_u64 + next_u32".into(),
+            Point::SeekU32 => "set_word_pos + next_u32".into(),
             Point::NextU32 => "next_u32".into(),
             Point::NextU64 => "next_u64".into(),
             Point::Bytes(n) => crate::format_size(n),
         }
     }
 
-    /// For the CSV and the worker protocol: `16`, `u32`, `u64`.
+    /// For the worker protocol: `16`, `u32`, `u64`, `seed`, `seek`.
     pub fn token(self) -> String {
         match self {
+            Point::SeedU32 => "seed".into(),
+            Point::SeekU32 => "seek".into(),
             Point::NextU32 => "u32".into(),
             Point::NextU64 => "u64".into(),
             Point::Bytes(n) => n.to_string(),
@@ -129,6 +183,8 @@ impl Point {
     /// The point whose [`Point::token`] is `token`.
     pub fn from_token(token: &str) -> Option<Point> {
         match token {
+            "seed" => Some(Point::SeedU32),
+            "seek" => Some(Point::SeekU32),
             "u32" => Some(Point::NextU32),
             "u64" => Some(Point::NextU64),
             n => n.parse().ok().filter(|&n| n > 0).map(Point::Bytes),
@@ -143,6 +199,8 @@ pub enum Entrant {
     Cipher(Implementation),
     /// An RNG.
     Rng(RngImplementation),
+    /// A ChaCha20-Poly1305.
+    Aead(AeadImplementation),
 }
 
 impl Entrant {
@@ -151,6 +209,7 @@ impl Entrant {
         match self {
             Entrant::Cipher(i) => &i.name,
             Entrant::Rng(i) => &i.name,
+            Entrant::Aead(i) => &i.name,
         }
     }
 
@@ -159,39 +218,48 @@ impl Entrant {
         match self {
             Entrant::Cipher(i) => i.origin,
             Entrant::Rng(i) => i.origin,
+            Entrant::Aead(i) => i.origin,
         }
     }
 
     /// A runner for `point` of `workload` (a new instance or generator at position 0).
     ///
     /// # Panics
-    /// If `point` is `next_u32`/`next_u64` and this is a cipher.
+    /// If the entrant is not of the workload's kind, or `point` is not one of its points
+    /// (a message size for a cipher or the AEAD).
     pub fn runner(&self, workload: Workload, point: Point) -> Runner {
         let buf = vec![0u8; point.bytes()];
-        match (self, workload) {
+        let kind = match (self, workload) {
             (Entrant::Cipher(i), Workload::Cipher { variant, fresh }) => {
                 assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
                 let nonce = nonce(variant.nonce_len());
-                if fresh {
-                    Runner { kind: Kind::Fresh(nonce), buf }
-                } else {
-                    Runner { kind: Kind::Stream(i.stream(&KEY, &nonce)), buf }
-                }
+                if fresh { Kind::Fresh(nonce) } else { Kind::Stream(i.stream(&KEY, &nonce)) }
             }
-            (Entrant::Rng(i), _) => Runner { kind: Kind::Rng(i.rng(&KEY), point), buf },
-            (Entrant::Cipher(_), Workload::Rng(_)) => panic!("a cipher entrant for an RNG workload"),
-        }
+            (Entrant::Rng(_), Workload::RngSetup(_)) if point == Point::SeedU32 => Kind::Seed,
+            (Entrant::Rng(i), Workload::Rng(_) | Workload::RngSetup(_)) => Kind::Rng(i.rng(&KEY), point),
+            (Entrant::Aead(_), Workload::Aead) => {
+                assert!(matches!(point, Point::Bytes(_)), "the AEAD has no {point:?}");
+                Kind::Seal
+            }
+            (entrant, _) => panic!("{} is not an entrant of {}", entrant.name(), workload.id()),
+        };
+        Runner { kind, buf, item: 0 }
     }
 }
 
-/// The entrants of `workload`: ours on each of `backends`, then each of `peers` that
-/// offers it in this process.
+/// The entrants of `workload`: ours through the user's constructors ([`crate::OURS`]) and
+/// on each of `backends` (none without `backends`), then each of `peers` that offers it in
+/// this process. The AEAD has peers only (ours is the published AEAD in the `patched/`
+/// build's worker).
 pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec<Entrant> {
     match workload {
         Workload::Cipher { variant, .. } => {
             implementations(variant, backends, peers).into_iter().map(Entrant::Cipher).collect()
         }
-        Workload::Rng(r) => rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect(),
+        Workload::Rng(r) | Workload::RngSetup(r) => {
+            rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect()
+        }
+        Workload::Aead => aead_implementations(peers).into_iter().map(Entrant::Aead).collect(),
     }
 }
 
@@ -200,13 +268,19 @@ enum Kind {
     /// The nonce; the entrant makes the instance.
     Fresh(Vec<u8>),
     Rng(Box<dyn RngStream>, Point),
+    /// The entrant makes a generator per work item.
+    Seed,
+    /// The entrant seals each message under its own nonce.
+    Seal,
 }
 
 /// One entrant at one point, ready to run batches (its instance, if any, keeps its
-/// position from batch to batch).
+/// position from batch to batch, and the work items and messages go on numbering).
 pub struct Runner {
     kind: Kind,
     buf: Vec<u8>,
+    /// The next work item (seed, seek) or message (AEAD nonce).
+    item: u64,
 }
 
 impl core::fmt::Debug for Runner {
@@ -221,14 +295,19 @@ impl Runner {
     pub fn batch(&mut self, entrant: &mut Entrant, calls: u64) -> (Duration, Option<u64>) {
         let t0 = Instant::now();
         let c0 = cpu::tsc();
+        let first = self.item;
         match (&mut self.kind, entrant) {
             (Kind::Stream(s), _) => s.run(&mut self.buf, calls),
             (Kind::Fresh(nonce), Entrant::Cipher(i)) => i.run_fresh(&KEY, nonce, &mut self.buf, calls),
             (Kind::Rng(r, Point::NextU32), _) => r.run_u32(calls),
             (Kind::Rng(r, Point::NextU64), _) => r.run_u64(calls),
+            (Kind::Rng(r, Point::SeekU32), _) => r.run_seek_u32(first, calls),
             (Kind::Rng(r, Point::Bytes(_)), _) => r.run_fill(&mut self.buf, calls),
-            (Kind::Fresh(_), Entrant::Rng(_)) => unreachable!("fresh runners are made for ciphers only"),
+            (Kind::Seed, Entrant::Rng(i)) => i.run_seed_u32(first, calls),
+            (Kind::Seal, Entrant::Aead(i)) => i.run(&mut self.buf, first, calls),
+            _ => unreachable!("a runner runs the entrant it was made from"),
         }
+        self.item = first.wrapping_add(calls);
         let c1 = cpu::tsc();
         let dt = t0.elapsed();
         (dt, c0.zip(c1).map(|(a, b)| b.wrapping_sub(a)))
@@ -254,8 +333,9 @@ const CHUNKS: [usize; 7] = [1, 63, 64, 65, 100, 1024, 4103];
 
 /// What two entrants of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
 /// of keystream streamed in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes), then a
-/// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`].
-pub fn transcript(entrant: &mut Entrant) -> Vec<u8> {
+/// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`] (streaming)
+/// or [`rng_setup_transcript`] (set up per item); for the AEAD, [`aead_transcript`].
+pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
     match entrant {
         Entrant::Cipher(imp) => {
             let nonce = nonce(imp.variant.nonce_len());
@@ -274,7 +354,9 @@ pub fn transcript(entrant: &mut Entrant) -> Vec<u8> {
             }
             out
         }
+        Entrant::Rng(imp) if matches!(workload, Workload::RngSetup(_)) => rng_setup_transcript(imp, &KEY),
         Entrant::Rng(imp) => rng_transcript(imp, &KEY),
+        Entrant::Aead(imp) => aead_transcript(imp),
     }
 }
 
@@ -308,6 +390,8 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
                 format!("new + apply of {which} B, byte {off}")
             }
             Workload::Rng(_) => format!("byte {at} of the mixed fill_bytes/next_u32/next_u64 sequence"),
+            Workload::RngSetup(_) => format!("byte {at} of the seed_from_u64 and set_word_pos draws"),
+            Workload::Aead => format!("byte {at} of the sealed messages (ciphertext and tag)"),
         };
         problems.push(format!("{name} differs from {first_name} ({place})"));
     }

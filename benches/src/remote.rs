@@ -1,6 +1,7 @@
 //! The parent's side of the worker processes (see `worker` for the protocol): starting
-//! them (building the published crate's AVX-512 binary first), the same-bytes check
-//! through them, and [`Remote`], a racer whose batches run in a worker.
+//! them (building the second binaries first: the published crate's AVX-512 build, and the
+//! `benches/patched/` project's, whose `chacha20poly1305` runs on our `chacha20`), the
+//! same-bytes check through them, and [`Remote`], a racer whose batches run in a worker.
 
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
@@ -39,9 +40,12 @@ impl Worker {
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
         let mut worker = Worker { peer, child, stdin: Some(stdin), stdout, next_slot: 0 };
         let hello = worker.request("hello")?;
-        let avx512_cfg = hello.first().map(String::as_str) == Some("avx512_cfg=true");
-        if peer == Peer::PublishedAvx512 && !avx512_cfg {
+        let says = |word: &str| hello.iter().any(|w| w == word);
+        if peer == Peer::PublishedAvx512 && !says("avx512_cfg=true") {
             return Err("the second binary was built without --cfg chacha20_avx512".into());
+        }
+        if peer == Peer::ChaCha20Poly1305Patched && !says("aead_on_ours=true") {
+            return Err("in the patched binary, chacha20poly1305 does not run on our chacha20".into());
         }
         Ok(worker)
     }
@@ -105,36 +109,47 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
-/// Builds this package again with `--cfg chacha20_avx512` into its own target folder
-/// (`target/chacha-bench-avx512`), which switches the published crate to its AVX-512
-/// backend for that whole build; the path of the binary and the build's wall time.
-fn build_avx512() -> Result<(PathBuf, Duration), String> {
+/// A second build of the report's binary: the published crate's AVX-512 one, or the
+/// `benches/patched/` project's.
+#[derive(Clone, Copy)]
+enum Build {
+    /// This package with `--cfg chacha20_avx512` added to `RUSTFLAGS`, which switches the
+    /// published crate to its AVX-512 backend for that whole build.
+    Avx512,
+    /// `benches/patched/Cargo.toml`: the same `src/main.rs` in a project whose
+    /// `[patch.crates-io]` puts our `chacha20` under `chacha20poly1305`.
+    Patched,
+}
+
+/// Builds `which` into its own target folder (`target/chacha-bench-avx512`,
+/// `target/chacha-bench-patched`); the path of the binary and the build's wall time.
+fn build(which: Build) -> Result<(PathBuf, Duration), String> {
     let root = workspace();
     if !root.join("Cargo.toml").is_file() {
         return Err(format!("the workspace ({}) is not here to build the second binary", root.display()));
     }
-    let target_dir = root.join("target").join("chacha-bench-avx512");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
-    flags.push_str(" --cfg chacha20_avx512");
+    let mut command = Command::new(&cargo);
+    command.current_dir(&root).args(["build", "--release", "--quiet", "--bin", "chacha-bench"]);
+    let (target_dir, what) = match which {
+        Build::Avx512 => {
+            flags.push_str(" --cfg chacha20_avx512");
+            command.args(["-p", "chacha-bench"]);
+            (root.join("target").join("chacha-bench-avx512"), "the published crate's AVX-512 build")
+        }
+        Build::Patched => {
+            command.arg("--manifest-path").arg(root.join("benches").join("patched").join("Cargo.toml"));
+            (
+                root.join("target").join("chacha-bench-patched"),
+                "the build with chacha20 patched (benches/patched)",
+            )
+        }
+    };
     let started = Instant::now();
-    eprintln!(
-        "building the published crate's AVX-512 build (RUSTFLAGS='{}') into {}",
-        flags.trim(),
-        target_dir.display()
-    );
-    let output = Command::new(&cargo)
-        .current_dir(&root)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "chacha-bench",
-            "--bin",
-            "chacha-bench",
-            "--target-dir",
-        ])
+    eprintln!("building {what} (RUSTFLAGS='{}') into {}", flags.trim(), target_dir.display());
+    let output = command
+        .arg("--target-dir")
         .arg(&target_dir)
         .env("RUSTFLAGS", flags.trim())
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
@@ -146,7 +161,7 @@ fn build_avx512() -> Result<(PathBuf, Duration), String> {
         let log = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = log.lines().rev().take(8).collect();
         return Err(format!(
-            "cargo build with --cfg chacha20_avx512 failed: {}",
+            "cargo build of {what} failed: {}",
             tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
         ));
     }
@@ -165,13 +180,18 @@ pub fn start(peer: Peer) -> Result<(Worker, String), String> {
             let worker = Worker::start(peer, command)?;
             Ok((worker, format!("a second process of this binary with OPENSSL_ia32cap={OPENSSL_AVX2_CAP}")))
         }
-        Peer::PublishedAvx512 => {
-            let (exe, took) = build_avx512()?;
+        Peer::PublishedAvx512 | Peer::ChaCha20Poly1305Patched => {
+            let (which, how) = if peer == Peer::PublishedAvx512 {
+                (Build::Avx512, "built with --cfg chacha20_avx512")
+            } else {
+                (Build::Patched, "benches/patched: chacha20poly1305 over our chacha20 by [patch.crates-io]")
+            };
+            let (exe, took) = build(which)?;
             let worker = Worker::start(peer, Command::new(&exe))?;
             Ok((
                 worker,
                 format!(
-                    "a second binary, {} (built with --cfg chacha20_avx512; the build step took {:.1} s)",
+                    "a second binary, {} ({how}; the build step took {:.1} s)",
                     exe.display(),
                     took.as_secs_f64()
                 ),
@@ -208,7 +228,7 @@ impl Racer for Remote {
     }
 
     fn ours(&self) -> bool {
-        false
+        self.worker.borrow().peer.runs_ours()
     }
 
     fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String> {

@@ -1,9 +1,11 @@
-//! The RNGs to race: `chacha-rng` on every available backend, and the peers' RNGs
-//! (`rand_chacha` 0.10, the published `chacha20` 0.10.2's `rng` feature).
+//! The RNGs to race: `chacha-rng` through the constructors users call (`from_seed`,
+//! `seed_from_u64`: [`OURS`]) and on every available backend (`with_backend`), and the
+//! peers' RNGs (`rand_chacha` 0.10, the published `chacha20` 0.10.2's `rng` feature).
 //!
 //! Like the ciphers in `impls`, each generator is boxed once behind [`RngStream`], whose
-//! batch loops (`run_fill`, `run_u32`, `run_u64`) are monomorphised over the concrete
-//! generator: timing pays one indirect call per batch, not per call.
+//! batch loops (`run_fill`, `run_u32`, `run_u64`, `run_seek_u32`) are monomorphised over the
+//! concrete generator, and so is the seed-and-draw loop of [`RngImplementation::run_seed_u32`]:
+//! timing pays one indirect call per batch, not per call.
 
 use core::fmt;
 use std::hint::black_box;
@@ -11,7 +13,7 @@ use std::hint::black_box;
 use chacha_backends::Backend;
 use rand_core::{Rng, SeedableRng};
 
-use crate::impls::{Origin, Peer};
+use crate::impls::{OURS, Origin, Peer};
 
 /// A ChaCha RNG by round count; all of them are the original layout (64-bit counter,
 /// 64-bit stream) as `rand_chacha` defines it.
@@ -67,11 +69,54 @@ pub trait RngStream {
     fn run_u32(&mut self, calls: u64);
     /// `next_u64()` `calls` times in a row, every word consumed.
     fn run_u64(&mut self, calls: u64);
+    /// `set_word_pos(pos)`, then `next_u32()`.
+    fn seek_u32(&mut self, pos: u128) -> u32;
+    /// For work items `first..first + calls`: `set_word_pos(seek_pos(item))`, then one
+    /// `next_u32()` (the timed loop).
+    fn run_seek_u32(&mut self, first: u64, calls: u64);
 }
+
+/// The word position of work item `item` in the seek workload: items [`SEEK_STRIDE`] words
+/// apart, so each seek lands in another block, at another word of it.
+pub fn seek_pos(item: u64) -> u128 {
+    u128::from(item) * SEEK_STRIDE
+}
+
+/// Words between two work items' positions: a prime, so the word within the block moves
+/// from item to item, as the starts of items of uneven sizes do.
+pub const SEEK_STRIDE: u128 = 1_000_003;
+
+/// `set_word_pos`, which each generator has as an inherent method of its own.
+trait Seek {
+    fn seek(&mut self, word_pos: u128);
+}
+
+macro_rules! seek_by_set_word_pos {
+    ($($t:ty),*) => {$(
+        impl Seek for $t {
+            #[inline]
+            fn seek(&mut self, word_pos: u128) {
+                self.set_word_pos(word_pos)
+            }
+        }
+    )*};
+}
+
+seek_by_set_word_pos!(
+    chacha_rng::ChaCha8Rng,
+    chacha_rng::ChaCha12Rng,
+    chacha_rng::ChaCha20Rng,
+    rand_chacha::ChaCha8Rng,
+    rand_chacha::ChaCha12Rng,
+    rand_chacha::ChaCha20Rng,
+    chacha20_published::ChaCha8Rng,
+    chacha20_published::ChaCha12Rng,
+    chacha20_published::ChaCha20Rng
+);
 
 struct Boxed<G>(G);
 
-impl<G: Rng> RngStream for Boxed<G> {
+impl<G: Rng + Seek> RngStream for Boxed<G> {
     fn fill(&mut self, buf: &mut [u8]) {
         self.0.fill_bytes(buf)
     }
@@ -104,19 +149,70 @@ impl<G: Rng> RngStream for Boxed<G> {
             black_box(self.0.next_u64());
         }
     }
+
+    fn seek_u32(&mut self, pos: u128) -> u32 {
+        self.0.seek(pos);
+        self.0.next_u32()
+    }
+
+    #[inline(never)]
+    fn run_seek_u32(&mut self, first: u64, calls: u64) {
+        for item in first..first + calls {
+            self.0.seek(seek_pos(black_box(item)));
+            black_box(self.0.next_u32());
+        }
+    }
+}
+
+/// A new generator per work item from a `u64` (`seed_from_u64`), then one draw.
+trait SeedDraw {
+    /// The generator of `state`'s first `next_u32()`.
+    fn once(&self, state: u64) -> u32;
+    /// For states `first..first + calls`: a new generator, one `next_u32()` (the timed loop).
+    fn run(&self, first: u64, calls: u64);
+}
+
+struct Seeder<F>(F);
+
+impl<G: Rng, F: Fn(u64) -> G> SeedDraw for Seeder<F> {
+    fn once(&self, state: u64) -> u32 {
+        (self.0)(state).next_u32()
+    }
+
+    #[inline(never)]
+    fn run(&self, first: u64, calls: u64) {
+        for state in first..first + calls {
+            black_box((self.0)(black_box(state)).next_u32());
+        }
+    }
+}
+
+/// The seed that `seed_from_u64(state)` gives a generator with a 32-byte seed (rand_core's
+/// default: PCG32 output), for the rows that build it with `with_backend` instead.
+fn seed_of(state: u64) -> [u8; 32] {
+    struct SeedOnly([u8; 32]);
+    impl SeedableRng for SeedOnly {
+        type Seed = [u8; 32];
+        fn from_seed(seed: [u8; 32]) -> SeedOnly {
+            SeedOnly(seed)
+        }
+    }
+    SeedOnly::seed_from_u64(state).0
 }
 
 type MakeRng = Box<dyn Fn(&[u8; 32]) -> Box<dyn RngStream>>;
 
-/// One generator of one [`RngVariant`]: ours on a backend, or a peer's.
+/// One generator of one [`RngVariant`]: ours through `from_seed` / `seed_from_u64` or on a
+/// backend, or a peer's.
 pub struct RngImplementation {
-    /// [`Backend::name`] for ours, [`Peer::label`] for a peer.
+    /// [`OURS`], [`Backend::name`] for ours on a backend, [`Peer::label`] for a peer.
     pub name: String,
-    /// Ours (on which backend) or a peer.
+    /// Ours (through the user's constructors, or on which backend) or a peer.
     pub origin: Origin,
     /// The generator it implements.
     pub variant: RngVariant,
     make: MakeRng,
+    seed_draw: Box<dyn SeedDraw>,
 }
 
 impl fmt::Debug for RngImplementation {
@@ -135,28 +231,74 @@ impl RngImplementation {
         (self.make)(seed)
     }
 
+    /// `seed_from_u64(state)` (or its seed through `with_backend`), then `next_u32()`.
+    pub fn seed_u32(&self, state: u64) -> u32 {
+        self.seed_draw.once(state)
+    }
+
+    /// `calls` new generators, of states `first..first + calls`, one `next_u32()` each (the
+    /// timed loop).
+    pub fn run_seed_u32(&self, first: u64, calls: u64) {
+        self.seed_draw.run(first, calls)
+    }
+
     /// Whether it is one of ours.
     pub fn is_ours(&self) -> bool {
-        matches!(self.origin, Origin::Ours(_))
+        self.origin.is_ours()
     }
 }
 
-fn boxed<G: Rng + 'static>(
+fn boxed<G: Rng + Seek + 'static>(
     name: String,
     origin: Origin,
     variant: RngVariant,
-    make: impl Fn(&[u8; 32]) -> G + 'static,
+    make: impl Fn(&[u8; 32]) -> G + Clone + 'static,
 ) -> RngImplementation {
-    RngImplementation { name, origin, variant, make: Box::new(move |seed| Box::new(Boxed(make(seed)))) }
+    let from_state = make.clone();
+    RngImplementation {
+        name,
+        origin,
+        variant,
+        make: Box::new(move |seed| Box::new(Boxed(make(seed)))),
+        seed_draw: Box::new(Seeder(move |state: u64| from_state(&seed_of(state)))),
+    }
 }
 
-fn seeded<G: Rng + SeedableRng<Seed = [u8; 32]> + 'static>(
+/// A generator made by the user's constructors: `from_seed`, and `seed_from_u64` (not
+/// `from_seed` after [`seed_of`], in case a generator has its own).
+fn seeded<G: Rng + Seek + SeedableRng<Seed = [u8; 32]> + 'static>(
+    name: String,
+    origin: Origin,
+    variant: RngVariant,
+) -> RngImplementation {
+    RngImplementation {
+        name,
+        origin,
+        variant,
+        make: Box::new(|seed| Box::new(Boxed(G::from_seed(*seed)))),
+        seed_draw: Box::new(Seeder(G::seed_from_u64)),
+    }
+}
+
+fn peer_seeded<G: Rng + Seek + SeedableRng<Seed = [u8; 32]> + 'static>(
     peer: Peer,
     variant: RngVariant,
 ) -> RngImplementation {
-    boxed(peer.label(), Origin::Peer(peer), variant, |seed: &[u8; 32]| G::from_seed(*seed))
+    seeded::<G>(peer.label(), Origin::Peer(peer), variant)
 }
 
+/// Ours as users write it: `from_seed` / `seed_from_u64`, which pick the backend.
+fn ours_new(variant: RngVariant) -> RngImplementation {
+    use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
+    let (name, origin) = (OURS.to_string(), Origin::OursNew);
+    match variant {
+        RngVariant::ChaCha20 => seeded::<ChaCha20Rng>(name, origin, variant),
+        RngVariant::ChaCha12 => seeded::<ChaCha12Rng>(name, origin, variant),
+        RngVariant::ChaCha8 => seeded::<ChaCha8Rng>(name, origin, variant),
+    }
+}
+
+/// Ours pinned to `backend`.
 fn ours(variant: RngVariant, backend: Backend) -> RngImplementation {
     use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
     let (name, origin) = (backend.name().to_string(), Origin::Ours(backend));
@@ -178,23 +320,28 @@ fn peer(peer: Peer, variant: RngVariant) -> Option<RngImplementation> {
         return None;
     }
     Some(match (peer, variant) {
-        (Peer::RandChacha, RngVariant::ChaCha20) => seeded::<rand_chacha::ChaCha20Rng>(peer, variant),
-        (Peer::RandChacha, RngVariant::ChaCha12) => seeded::<rand_chacha::ChaCha12Rng>(peer, variant),
-        (Peer::RandChacha, RngVariant::ChaCha8) => seeded::<rand_chacha::ChaCha8Rng>(peer, variant),
-        (_, RngVariant::ChaCha20) => seeded::<chacha20_published::ChaCha20Rng>(peer, variant),
-        (_, RngVariant::ChaCha12) => seeded::<chacha20_published::ChaCha12Rng>(peer, variant),
-        (_, RngVariant::ChaCha8) => seeded::<chacha20_published::ChaCha8Rng>(peer, variant),
+        (Peer::RandChacha, RngVariant::ChaCha20) => peer_seeded::<rand_chacha::ChaCha20Rng>(peer, variant),
+        (Peer::RandChacha, RngVariant::ChaCha12) => peer_seeded::<rand_chacha::ChaCha12Rng>(peer, variant),
+        (Peer::RandChacha, RngVariant::ChaCha8) => peer_seeded::<rand_chacha::ChaCha8Rng>(peer, variant),
+        (_, RngVariant::ChaCha20) => peer_seeded::<chacha20_published::ChaCha20Rng>(peer, variant),
+        (_, RngVariant::ChaCha12) => peer_seeded::<chacha20_published::ChaCha12Rng>(peer, variant),
+        (_, RngVariant::ChaCha8) => peer_seeded::<chacha20_published::ChaCha8Rng>(peer, variant),
     })
 }
 
-/// Ours on each of `backends` (in that order), then each of `peers` that has this RNG and
-/// runs in this process.
+/// Ours through `from_seed` / `seed_from_u64` ([`OURS`]) and on each of `backends` (in that
+/// order), then each of `peers` that has this RNG and runs in this process. No `backends`,
+/// none of ours (a worker process's list).
 pub fn rng_implementations(
     variant: RngVariant,
     backends: &[Backend],
     peers: &[Peer],
 ) -> Vec<RngImplementation> {
-    let mut all: Vec<RngImplementation> = backends.iter().map(|&b| ours(variant, b)).collect();
+    let mut all: Vec<RngImplementation> = Vec::new();
+    if !backends.is_empty() {
+        all.push(ours_new(variant));
+    }
+    all.extend(backends.iter().map(|&b| ours(variant, b)));
     all.extend(peers.iter().filter_map(|&p| peer(p, variant)));
     all
 }
@@ -225,5 +372,31 @@ pub fn rng_transcript(imp: &RngImplementation, seed: &[u8; 32]) -> Vec<u8> {
     out.extend_from_slice(&rng.u64().to_le_bytes());
     fill(&mut rng, 4103, &mut out);
     out.extend_from_slice(&rng.u32().to_le_bytes());
+    out
+}
+
+/// The `seed_from_u64` states of [`rng_setup_transcript`].
+const SEED_STATES: [u64; 5] = [0, 1, 2, 0xdead_beef, u64::MAX];
+
+/// The word positions of [`rng_setup_transcript`]: the start, within the first block, block
+/// boundaries and far away.
+const SEEK_POSITIONS: [u128; 9] = [0, 1, 15, 16, 17, 33, 4099 * 7, (1 << 40) + 3, 1_000_003 * 1_000_003];
+
+/// How many bytes [`rng_setup_transcript`] produces.
+pub const RNG_SETUP_CHECK_LEN: usize = 4 * (SEED_STATES.len() + SEEK_POSITIONS.len() + 2);
+
+/// What the setup workload times, once each: the first `next_u32()` after
+/// `seed_from_u64(state)` for a few states, then on one generator seeded with `seed`, the
+/// `next_u32()` after each `set_word_pos` of a fixed list, and after the seek workload's
+/// first two ([`seek_pos`]); words little-endian.
+pub fn rng_setup_transcript(imp: &RngImplementation, seed: &[u8; 32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(RNG_SETUP_CHECK_LEN);
+    for state in SEED_STATES {
+        out.extend_from_slice(&imp.seed_u32(state).to_le_bytes());
+    }
+    let mut rng = imp.rng(seed);
+    for pos in SEEK_POSITIONS.into_iter().chain([seek_pos(1), seek_pos(2)]) {
+        out.extend_from_slice(&rng.seek_u32(pos).to_le_bytes());
+    }
     out
 }

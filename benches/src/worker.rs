@@ -1,14 +1,16 @@
 //! `--worker`: this binary as a measuring process for a parent report. The parent starts
 //! it for peers that cannot run in its own process — OpenSSL with `OPENSSL_ia32cap` set
-//! (read once, when libcrypto loads), and the published crate's `--cfg chacha20_avx512`
-//! build (a compile-time switch, so a second binary) — and drives it line by line on
-//! stdin/stdout, so its batches interleave with the parent's own.
+//! (read once, when libcrypto loads), the published crate's `--cfg chacha20_avx512` build
+//! (a compile-time switch, so a second binary), and the published `chacha20poly1305` over
+//! our `chacha20` (the `benches/patched/` project's build of this binary, with a
+//! `[patch.crates-io]`) — and drives it line by line on stdin/stdout, so its batches
+//! interleave with the parent's own.
 //!
 //! Protocol (one request line, one reply line `ok …` or `err MESSAGE`):
 //!
 //! | request | reply |
 //! |---|---|
-//! | `hello` | `ok avx512_cfg=BOOL` (whether this binary was built with `--cfg chacha20_avx512`) |
+//! | `hello` | `ok avx512_cfg=BOOL aead_on_ours=BOOL` (whether this binary was built with `--cfg chacha20_avx512`; whether its `chacha20poly1305` runs on our `chacha20`) |
 //! | `entrants WORKLOAD` | `ok NAME…` (this worker's entrants of the workload, in order) |
 //! | `check WORKLOAD` | `ok HEX…` (each entrant's transcript, see `chacha_bench::transcript`) |
 //! | `prepare SLOT WORKLOAD INDEX POINT TARGET_NS` | `ok CALLS` (a new runner, calibrated) |
@@ -22,7 +24,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use chacha_bench::{Entrant, Peer, Point, Runner, Workload, entrants, transcript};
+use chacha_bench::{Entrant, Peer, Point, Runner, Workload, aead_on_ours, entrants, transcript};
 
 struct Worker {
     peers: Vec<Peer>,
@@ -49,19 +51,21 @@ impl Worker {
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("");
         match command {
-            "hello" => Ok(format!("avx512_cfg={}", cfg!(chacha20_avx512))),
+            "hello" => Ok(format!("avx512_cfg={} aead_on_ours={}", cfg!(chacha20_avx512), aead_on_ours())),
             "entrants" => {
                 let list = self.entrants_of(words.next().unwrap_or(""))?;
                 Ok(list.iter().map(|e| e.name().to_string()).collect::<Vec<_>>().join(" "))
             }
             "check" => {
-                let list = self.entrants_of(words.next().unwrap_or(""))?;
+                let id = words.next().unwrap_or("");
+                let w = workload(id)?;
+                let list = self.entrants_of(id)?;
                 let mut reply = String::new();
                 for e in list.iter_mut() {
                     if !reply.is_empty() {
                         reply.push(' ');
                     }
-                    for b in transcript(e) {
+                    for b in transcript(w, e) {
                         let _ = write!(reply, "{b:02x}");
                     }
                 }

@@ -1,6 +1,7 @@
-//! Every peer gives the same bytes as ours, on every available backend, for every variant
-//! and every RNG: the check the report makes before measuring. No timing here: speed lives
-//! in the benches and the report.
+//! Every peer gives the same bytes as ours, through `new()` and on every available backend,
+//! for every variant and every RNG, and every ChaCha20-Poly1305 the same ciphertext and tag:
+//! the check the report makes before measuring. No timing here: speed lives in the benches
+//! and the report.
 //!
 //! OpenSSL and libsodium are loaded at run time; where one is missing its peer is absent
 //! (the report says so) and these tests cover the others.
@@ -10,8 +11,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use chacha_bench::{
-    Backend, CHECK_LEN, OPENSSL_AVX2_CAP, Peer, RNG_CHECK_LEN, RngVariant, Variant, Workload,
-    check_agreement, compare, entrants, implementations, transcript,
+    AAD, AEAD_CHECK_LEN, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN,
+    RNG_SETUP_CHECK_LEN, RngVariant, Variant, Workload, aead_implementations, aead_on_ours, check_agreement,
+    compare, entrants, implementations, seal_nonce, transcript,
 };
 
 fn peers() -> Vec<Peer> {
@@ -24,7 +26,8 @@ fn every_peer_and_backend_gives_our_bytes() {
     assert!(!backends.is_empty());
     for variant in Variant::ALL {
         let mut impls = implementations(variant, &backends, &peers());
-        assert!(impls.len() > backends.len(), "{variant:?}: no peer offers it");
+        assert_eq!(impls[0].name, OURS);
+        assert!(impls.len() > backends.len() + 1, "{variant:?}: no peer offers it");
         assert_eq!(check_agreement(&mut impls), Ok(CHECK_LEN), "{variant:?}");
     }
 }
@@ -35,12 +38,17 @@ fn every_workload_agrees_through_transcripts() {
     for w in Workload::all() {
         let list: Vec<(String, Vec<u8>)> = entrants(w, &backends, &peers())
             .iter_mut()
-            .map(|e| (e.name().to_string(), transcript(e)))
+            .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
-        assert!(list.len() > backends.len(), "{w:?}: no peer");
+        // Ours (`new()` and each backend) and a peer, or for the AEAD two peers at least
+        // (the published crate and ring, which need no system library).
+        let ours = if w == Workload::Aead { 0 } else { backends.len() + 1 };
+        assert!(list.len() > ours.max(1), "{w:?}: no peer");
         let expected = match w {
             Workload::Cipher { .. } => 2 * CHECK_LEN,
             Workload::Rng(_) => RNG_CHECK_LEN,
+            Workload::RngSetup(_) => RNG_SETUP_CHECK_LEN,
+            Workload::Aead => AEAD_CHECK_LEN,
         };
         assert_eq!(compare(w, &list), Ok(expected), "{w:?}");
     }
@@ -75,10 +83,35 @@ fn a_disagreement_is_reported() {
     let w = Workload::Rng(RngVariant::ChaCha20);
     let mut a = entrants(w, &backends[..1], &[]);
     let mut b = entrants(Workload::Rng(RngVariant::ChaCha8), &backends[..1], &[]);
-    let list =
-        vec![("ours-20".to_string(), transcript(&mut a[0])), ("ours-8".to_string(), transcript(&mut b[0]))];
+    let list = vec![
+        ("ours-20".to_string(), transcript(w, &mut a[0])),
+        ("ours-8".to_string(), transcript(w, &mut b[0])),
+    ];
     let err = compare(w, &list).expect_err("ChaCha8Rng is not ChaCha20Rng");
     assert!(err.contains("ours-8 differs from ours-20"), "{err}");
+}
+
+/// Every in-process AEAD seals a message the same way, and the published AEAD over our
+/// ChaCha20 (its type parameter: what the patched build's `ChaCha20Poly1305` is) agrees
+/// with them; this package's own `ChaCha20Poly1305` runs on the published chacha20.
+#[test]
+fn our_chacha20_under_the_aead_gives_the_peers_bytes() {
+    use chacha20poly1305::aead::{AeadInOut, KeyInit};
+    assert!(!aead_on_ours(), "this package's chacha20poly1305 must run on the published chacha20");
+    let mut impls = aead_implementations(&peers());
+    assert!(impls.len() >= 2, "the published AEAD and ring need no system library");
+    let ours = chacha20poly1305::ChaChaPoly1305::<chacha20::ChaCha20>::new(&chacha_bench::KEY.into());
+    for len in [0, 1, 64, 65, 1000, 4103] {
+        let message: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        let nonce = seal_nonce(len as u64);
+        let mut expected = message.clone();
+        let tag = ours.encrypt_inout_detached(&nonce.into(), AAD, expected.as_mut_slice().into()).unwrap();
+        for imp in &mut impls {
+            let mut buf = message.clone();
+            assert_eq!(imp.seal(&nonce, &mut buf), tag.as_slice(), "{} tag, {len} B", imp.name);
+            assert_eq!(buf, expected, "{} ciphertext, {len} B", imp.name);
+        }
+    }
 }
 
 /// The bench binary as a command. `CHACHA_TEST_RUNNER`, if set, is the command line that
@@ -127,7 +160,7 @@ fn a_worker_process_gives_the_same_bytes() {
     assert_eq!(ask("entrants chacha20"), format!("ok {}", peer.label()));
     let hex = ask("check chacha20");
     let mut ours = entrants(w, &Backend::available().collect::<Vec<_>>()[..1], &[]);
-    let expected: String = transcript(&mut ours[0]).iter().map(|b| format!("{b:02x}")).collect();
+    let expected: String = transcript(w, &mut ours[0]).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(hex, format!("ok {expected}"));
     let calls = ask("prepare 1 chacha20 0 64 100000");
     assert!(calls.starts_with("ok "), "{calls}");
