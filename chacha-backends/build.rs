@@ -1,4 +1,7 @@
-//! The only reader of `--cfg chacha_backend="…"`.
+//! The only reader of `--cfg chacha_backend="…"`, and of the published `chacha20` crate's
+//! `--cfg chacha20_backend="…"`, which pins the same way (so a build set up for the
+//! published crate keeps its meaning), and its `--cfg chacha20_avx512`, accepted and
+//! without effect (AVX-512 is always compiled in and detected at run time here).
 //!
 //! Without the flag, every backend that can exist on the target architecture is compiled
 //! in and `Backend::detect()` picks one at run time. With it, exactly the named backend is
@@ -31,6 +34,8 @@ fn main() {
     let values = names.join(", ");
     println!("cargo::rustc-check-cfg=cfg(chacha_backend, values({values}))");
     println!("cargo::rustc-check-cfg=cfg(chacha_enabled, values({values}))");
+    println!("cargo::rustc-check-cfg=cfg(chacha20_backend, values({values}))");
+    println!("cargo::rustc-check-cfg=cfg(chacha20_avx512)");
 
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     // The target properties `name` needs that this target lacks, as `key=value` texts.
@@ -48,14 +53,24 @@ fn main() {
         (arches.is_empty() || arches.contains(&arch.as_str())) && lacking(name).is_empty()
     };
 
-    let enabled: Vec<&str> = match env::var("CARGO_CFG_CHACHA_BACKEND") {
-        Err(_) => {
+    // (flag, value) of the pin, if any: ours, or the published crate's under its name.
+    let pin = match (env::var("CARGO_CFG_CHACHA_BACKEND"), env::var("CARGO_CFG_CHACHA20_BACKEND")) {
+        (Ok(ours), Ok(published)) if ours != published => fail(&format!(
+            "--cfg chacha_backend=\"{ours}\" and --cfg chacha20_backend=\"{published}\" pin \
+             different backends (chacha20_backend is the published crate's name for the same flag)"
+        )),
+        (Ok(ours), _) => Some(("chacha_backend", ours)),
+        (Err(_), Ok(published)) => Some(("chacha20_backend", published)),
+        (Err(_), Err(_)) => None,
+    };
+    let enabled: Vec<&str> = match pin {
+        None => {
             BACKENDS.iter().filter(|(name, arches)| runs_here(name, arches)).map(|(name, _)| *name).collect()
         }
-        Ok(pinned) => {
+        Some((flag, pinned)) => {
             let Some((name, arches)) = BACKENDS.iter().find(|(name, _)| *name == pinned) else {
                 fail(&format!(
-                    "--cfg chacha_backend=\"{pinned}\" is not a backend of this crate \
+                    "--cfg {flag}=\"{pinned}\" is not a backend of this crate \
                      (it pins exactly one of: {values})"
                 ));
             };
@@ -63,7 +78,7 @@ fn main() {
                 let mut needs = vec![format!("target_arch one of: {}", arches.join(", "))];
                 needs.extend(lacking(name));
                 fail(&format!(
-                    "--cfg chacha_backend=\"{name}\" cannot run on target_arch \"{arch}\" \
+                    "--cfg {flag}=\"{name}\" cannot run on target_arch \"{arch}\" \
                      (it needs {})",
                     needs.join("; ")
                 ));

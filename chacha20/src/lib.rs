@@ -117,7 +117,7 @@
 //! | `ChaChaCore<R, V>` as `rand_core::block::Generator` + `SeedableRng`, `get_block_pos`/`set_block_pos` (`rng`) | `ChaChaCore` from `chacha-rng`: 16 blocks per `generate` instead of 4 (`rand` reads the size from the type) |
 //! | `ChaChaCore<R, V>`, `ChaCha20LegacyCore`, `XChaChaCore<R>` as `cipher` block-level cores (`StreamCipherCore`) under `StreamCipherCoreWrapper` | not here: the cipher types are [`ChaCha`] / [`XChaCha`] themselves, which XOR whole requests in one kernel call instead of block by block; nothing in `rand` or `chacha20poly1305` names the cores |
 //! | `zeroize` feature (`ZeroizeOnDrop`) | the same |
-//! | `--cfg chacha20_backend="soft|sse2|avx2|avx512"`, `--cfg chacha20_avx512` | `--cfg chacha_backend="…"` (see `chacha-backends`); AVX-512 needs no opt-in here |
+//! | `--cfg chacha20_backend="soft|sse2|avx2|avx512"`, `--cfg chacha20_avx512` | the same flags: `chacha20_backend` pins that one backend (as `--cfg chacha_backend="…"`, see `chacha-backends`), without needing `-C target-feature`; `chacha20_avx512` is accepted, and AVX-512 needs no opt-in here |
 //!
 //! ## Features
 //!
