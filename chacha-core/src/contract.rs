@@ -1,5 +1,7 @@
 //! The contract every backend implements, [`Kernel`], and the one place that enforces the
-//! end of the stream for every kernel: [`State::xor`] and [`State::fill`].
+//! end of the stream for every kernel: [`State::xor`] and [`State::fill`]; the stream
+//! rules the fronts share are here too: [`State::fill_cyclic`] (an RNG's stream, which
+//! starts again after its last block) and [`State::seek_into`] (a position inside a block).
 //!
 //! Why it is shaped so:
 //! - **Fused XOR, any length.** [`Kernel::xor`] takes the caller's buffer (in-place or
@@ -106,6 +108,59 @@ impl<V: Variant> State<V> {
         self.check(blocks)?;
         kernel.fill::<R, V>(self, out);
         self.advance(blocks)
+    }
+
+    /// Writes the next keystream blocks into `out` with `kernel`, going on from block 0
+    /// where the stream ends: the stream as a cycle of `V::BLOCKS` blocks, for RNGs that
+    /// keep the published crates' streams (theirs start again after the last block). It
+    /// never fails.
+    ///
+    /// Not for ciphers: going on past the end reuses keystream. A wiped state
+    /// (`Zeroize`) starts again too, as the all-zero state; a generator wipes its state
+    /// only when it goes.
+    #[inline]
+    pub fn fill_cyclic<R: Rounds, K: Kernel>(&mut self, kernel: K, mut out: &mut [Block]) {
+        while !out.is_empty() {
+            if self.blocks_left() == 0 {
+                self.seek(0).expect("every stream has block 0");
+            }
+            let n = self.blocks_left().min(out.len() as u128) as usize;
+            let (now, rest) = out.split_at_mut(n);
+            self.fill::<R, K>(kernel, now).expect("fits: n <= blocks_left");
+            out = rest;
+        }
+    }
+
+    /// Moves to byte `offset` (`0..64`) of block `block`. A state stands between blocks,
+    /// so inside one (`offset > 0`) the keystream of block `block` is written to the
+    /// block `buf` returns and the state moves past it: the caller serves bytes
+    /// `offset..64` of that block first. With `offset == 0` this is [`seek`](Self::seek)
+    /// and `buf` is not called.
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if the position is past the end of the stream (`block > V::BLOCKS`,
+    /// or `block == V::BLOCKS` and `offset > 0`); the state is unchanged and `buf` is not
+    /// called.
+    ///
+    /// # Panics
+    /// If `offset >= 64`.
+    #[inline]
+    pub fn seek_into<'b, R: Rounds, K: Kernel>(
+        &mut self,
+        kernel: K,
+        block: u128,
+        offset: usize,
+        buf: impl FnOnce() -> &'b mut Block,
+    ) -> Result<(), EndOfStream> {
+        assert!(offset < BLOCK_LEN, "an offset inside a block: {offset}");
+        if offset != 0 && block >= V::BLOCKS {
+            return Err(EndOfStream);
+        }
+        self.seek(block)?;
+        if offset != 0 {
+            self.fill::<R, K>(kernel, core::slice::from_mut(buf()))?;
+        }
+        Ok(())
     }
 
     #[inline(always)]

@@ -91,6 +91,25 @@ impl<V: Variant> State<V> {
         words
     }
 
+    /// The key, as the state holds it: words 4–11, each four key bytes little-endian.
+    /// By reference, so a caller can read or compare it without a copy of the key.
+    #[inline(always)]
+    pub fn key_words(&self) -> &[u32; 8] {
+        self.words[4..12].try_into().expect("words 4 to 11")
+    }
+
+    /// The nonce [`new`](Self::new) was given: words 13–15 ([`Ietf`](crate::Ietf)) or 14–15
+    /// ([`Legacy`](crate::Legacy)), never the counter.
+    #[inline]
+    pub fn nonce(&self) -> V::Nonce {
+        let mut nonce = V::Nonce::default();
+        let words = &self.words[16 - V::NONCE_LEN / 4..];
+        for (bytes, word) in nonce.as_mut().chunks_exact_mut(4).zip(words) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        nonce
+    }
+
     /// The block counter of the next block (0 after the last block, see
     /// [`blocks_left`](Self::blocks_left)).
     #[inline(always)]

@@ -164,3 +164,111 @@ fn seek_reaches_the_end_of_the_stream_and_no_further() {
 fn end_of_stream_says_what_happened() {
     assert_eq!(EndOfStream.to_string(), "end of the ChaCha keystream for this key and nonce");
 }
+
+/// The blocks `counters` of `state`'s key and nonce, from the reference.
+fn blocks_at<V: Variant>(state: &State<V>, counters: &[u64]) -> Vec<Block> {
+    counters.iter().map(|&c| reference::block::<R20, V>(state, c)).collect()
+}
+
+/// `fill_cyclic` across the end of the stream: the last two blocks, then blocks 0, 1, 2,
+/// in one kernel call on each side of the end; up to the end exactly, the next call starts
+/// at block 0; away from the end it is `fill`; an empty request does nothing, at the end
+/// too.
+fn cyclic<V: Variant>(nonce: &V::Nonce) {
+    let last = V::MAX_COUNTER;
+    let mut state = State::<V>::new(&[5; 32], nonce);
+    state.seek(V::BLOCKS - 2).unwrap();
+    let mut out = [[0u8; BLOCK_LEN]; 5];
+    let before = calls();
+    state.fill_cyclic::<R20, _>(Recording, &mut out);
+    assert_eq!(out.to_vec(), blocks_at(&state, &[last - 1, last, 0, 1, 2]));
+    assert_eq!((calls() - before, state.position()), (2, 3));
+
+    state.seek(V::BLOCKS - 2).unwrap();
+    state.fill_cyclic::<R20, _>(Recording, &mut out[..2]);
+    assert_eq!((state.blocks_left(), state.position()), (0, V::BLOCKS), "up to the end exactly");
+    let before = calls();
+    state.fill_cyclic::<R20, _>(Recording, &mut []);
+    assert_eq!((calls(), state.position()), (before, V::BLOCKS), "nothing asked, nothing done");
+    state.fill_cyclic::<R20, _>(Recording, &mut out[..1]);
+    assert_eq!(out[0], reference::block::<R20, V>(&state, 0));
+    assert_eq!(state.position(), 1);
+
+    state.seek(1000).unwrap();
+    let mut want = [[0u8; BLOCK_LEN]; 3];
+    state.clone().fill::<R20, _>(Recording, &mut want).unwrap();
+    let before = calls();
+    state.fill_cyclic::<R20, _>(Recording, &mut out[..3]);
+    assert_eq!((out[..3].to_vec(), calls() - before, state.position()), (want.to_vec(), 1, 1003));
+}
+
+#[test]
+fn fill_cyclic_goes_on_from_block_0_after_the_last_block() {
+    cyclic::<Ietf>(&[3; 12]);
+    cyclic::<Legacy>(&[3; 8]);
+}
+
+fn not_called<'b>() -> &'b mut Block {
+    panic!("seek_into asked for the buffer")
+}
+
+/// `seek_into`: to a block boundary it is `seek` and never asks for the buffer; inside a
+/// block it buffers that block and moves past it; past the end it errs and changes
+/// nothing; the last block of the stream is reachable at every offset.
+fn into_block<V: Variant>(nonce: &V::Nonce) {
+    let mut state = State::<V>::new(&[6; 32], nonce);
+    state.seek_into::<R20, _>(Recording, 7, 0, not_called).unwrap();
+    assert_eq!(state.position(), 7);
+
+    let mut buf = [0u8; BLOCK_LEN];
+    let before = calls();
+    state.seek_into::<R20, _>(Recording, 9, 5, || &mut buf).unwrap();
+    assert_eq!((buf, state.position(), calls() - before), (reference::block::<R20, V>(&state, 9), 10, 1));
+
+    state.seek(3).unwrap();
+    assert_eq!(state.seek_into::<R20, _>(Recording, V::BLOCKS, 1, not_called), Err(EndOfStream));
+    assert_eq!(state.seek_into::<R20, _>(Recording, V::BLOCKS + 1, 0, not_called), Err(EndOfStream));
+    assert_eq!(state.position(), 3, "a refused seek leaves the state alone");
+
+    state.seek_into::<R20, _>(Recording, V::BLOCKS - 1, 63, || &mut buf).unwrap();
+    assert_eq!((buf, state.blocks_left()), (reference::block::<R20, V>(&state, V::MAX_COUNTER), 0));
+    state.seek(3).unwrap();
+    state.seek_into::<R20, _>(Recording, V::BLOCKS, 0, not_called).unwrap();
+    assert_eq!(state.blocks_left(), 0);
+}
+
+#[test]
+fn seek_into_buffers_the_block_it_lands_in() {
+    into_block::<Ietf>(&[4; 12]);
+    into_block::<Legacy>(&[4; 8]);
+}
+
+#[test]
+#[should_panic(expected = "an offset inside a block: 64")]
+fn seek_into_refuses_an_offset_past_the_block() {
+    let mut state = State::<Ietf>::new(&[6; 32], &[4; 12]);
+    let mut buf = [0u8; BLOCK_LEN];
+    let _ = state.seek_into::<R20, _>(Recording, 7, BLOCK_LEN, || &mut buf);
+}
+
+/// The key and nonce read back as `new` took them, at every counter (the counter's high
+/// word, in `Legacy` word 13, is not part of the nonce).
+#[test]
+fn key_words_and_nonce_read_back_what_new_took() {
+    let v = get("rfc8439-2.3.2");
+    let key: [u8; 32] = v.array("key");
+    let state = State::<Ietf>::new(&key, &v.array("nonce"));
+    assert_eq!(state.key_words()[..], v.words("setup")[4..12]);
+    assert_eq!(state.nonce(), v.array("nonce"));
+
+    let key: [u8; 32] = core::array::from_fn(|i| 0xa0 ^ i as u8);
+    let mut ietf = State::<Ietf>::new(&key, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    let mut legacy = State::<Legacy>::new(&key, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    ietf.seek(0xdead_beef).unwrap();
+    legacy.seek(0x0123_4567_89ab_cdef).unwrap();
+    let words: [u32; 8] =
+        core::array::from_fn(|i| u32::from_le_bytes(key[4 * i..4 * i + 4].try_into().unwrap()));
+    assert_eq!((ietf.key_words(), legacy.key_words()), (&words, &words));
+    assert_eq!(ietf.nonce(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert_eq!(legacy.nonce(), [1, 2, 3, 4, 5, 6, 7, 8]);
+}

@@ -17,7 +17,7 @@
 use core::fmt;
 
 use chacha_backends::Backend;
-use chacha_core::{BLOCK_LEN, Block, Kernel, Rounds, State, Variant};
+use chacha_core::{BLOCK_LEN, Kernel, Rounds, State, Variant};
 use rand_core::{SeedableRng, block::Generator};
 
 /// Blocks of keystream per [`Generator::generate`] of a [`ChaChaCore`].
@@ -27,7 +27,7 @@ pub const CORE_BLOCKS: usize = 16;
 /// layout `V`, kernel `K`. Seeded with a 32-byte key, a zero nonce and block 0.
 ///
 /// After the last block of the stream (2^64 blocks for `Legacy`, 2^32 for `Ietf`) it
-/// starts again from block 0, as the published crate's does.
+/// starts again from block 0, as the published crate's does ([`State::fill_cyclic`]).
 #[derive(Clone)]
 pub struct ChaChaCore<R: Rounds, V: Variant, K: Kernel = Backend> {
     state: State<V>,
@@ -60,7 +60,7 @@ impl<R: Rounds, V: Variant, K: Kernel> Generator for ChaChaCore<R, V, K> {
     #[inline]
     fn generate(&mut self, output: &mut Self::Output) {
         let mut blocks = [[0u8; BLOCK_LEN]; CORE_BLOCKS];
-        generate::<R, V, K>(&mut self.state, self.kernel, &mut blocks);
+        self.state.fill_cyclic::<R, K>(self.kernel, &mut blocks);
         for (word, bytes) in output.iter_mut().zip(blocks.as_flattened().as_chunks::<4>().0) {
             *word = u32::from_le_bytes(*bytes);
         }
@@ -108,25 +108,6 @@ impl<R: Rounds, V: Variant, K: Kernel> Drop for ChaChaCore<R, V, K> {
 
 #[cfg(feature = "zeroize")]
 impl<R: Rounds, V: Variant, K: Kernel> zeroize::ZeroizeOnDrop for ChaChaCore<R, V, K> {}
-
-/// Writes the next `out.len()` keystream blocks of `state` into `out` with the widest
-/// kernel calls the stream allows, starting again from block 0 where the stream ends.
-#[inline]
-pub(crate) fn generate<R: Rounds, V: Variant, K: Kernel>(
-    state: &mut State<V>,
-    kernel: K,
-    mut out: &mut [Block],
-) {
-    while !out.is_empty() {
-        if state.blocks_left() == 0 {
-            state.seek(0).expect("block 0 exists");
-        }
-        let n = state.blocks_left().min(out.len() as u128) as usize;
-        let (now, rest) = out.split_at_mut(n);
-        state.fill::<R, K>(kernel, now).expect("fits: n <= blocks_left");
-        out = rest;
-    }
-}
 
 #[cfg(all(test, feature = "zeroize"))]
 mod tests {

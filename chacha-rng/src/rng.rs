@@ -8,15 +8,13 @@
 //! The buffer always holds the keystream of the blocks just before the state's position;
 //! words `index..BUF_WORDS` of it are not used yet. So the position in words is
 //! `16 · state.position() − (BUF_WORDS − index)`, modulo 2^68 (the stream starts again
-//! after its last block: `generate` seeks the state back to block 0 when it ends).
+//! after its last block: [`State::fill_cyclic`]).
 
 use core::fmt;
 
 use chacha_backends::Backend;
 use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
 use rand_core::{Infallible, SeedableRng, TryCryptoRng, TryRng};
-
-use crate::generator::generate;
 
 /// A 32-byte RNG seed: the ChaCha key.
 pub type Seed = [u8; 32];
@@ -92,7 +90,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     #[inline(never)]
     fn refill(&mut self) {
         let first = if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.free_blocks().clamp(1, BUF_BLOCKS) };
-        generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf[first..]);
+        self.state.fill_cyclic::<R, K>(self.kernel, &mut self.buf[first..]);
         self.index = first * BLOCK_WORDS;
         self.bulk = true;
     }
@@ -139,7 +137,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         }
         // 2. Whole blocks straight into `dest`, with the widest kernel.
         let (blocks, tail) = dest.as_chunks_mut::<BLOCK_LEN>();
-        generate::<R, Legacy, K>(&mut self.state, self.kernel, blocks);
+        self.state.fill_cyclic::<R, K>(self.kernel, blocks);
         // 3. The last partial block through the buffer.
         if !tail.is_empty() {
             self.refill();
@@ -164,14 +162,12 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         let word_pos = word_pos & WORD_POS_MASK;
         let block = word_pos / BLOCK_WORDS as u128;
         let within = (word_pos % BLOCK_WORDS as u128) as usize;
-        self.state.seek(block).expect("block < 2^64");
-        self.index = BUF_WORDS;
+        // Inside a block, that block goes to the buffer's last block; its first words are
+        // skipped.
+        let last = &mut self.buf[BUF_BLOCKS - 1];
+        self.state.seek_into::<R, K>(self.kernel, block, 4 * within, || last).expect("block < 2^64");
+        self.index = if within == 0 { BUF_WORDS } else { BUF_WORDS - BLOCK_WORDS + within };
         self.bulk = false;
-        if within != 0 {
-            // Only the block the position is in: its first words are skipped.
-            generate::<R, Legacy, K>(&mut self.state, self.kernel, &mut self.buf[BUF_BLOCKS - 1..]);
-            self.index = BUF_WORDS - BLOCK_WORDS + within;
-        }
     }
 
     /// The block of the stream the next word comes from (the word position over 16).
@@ -186,8 +182,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
 
     /// The stream number: the 64-bit nonce.
     pub fn get_stream(&self) -> u64 {
-        let words = self.state.words();
-        u64::from(words[15]) << 32 | u64::from(words[14])
+        u64::from_le_bytes(self.state.nonce())
     }
 
     /// Switches to stream `stream` of the same seed, at position 0.
@@ -210,7 +205,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
 
     /// Writes the seed into `out` (32 bytes) straight from the state, leaving no copy.
     fn write_seed(&self, out: &mut [u8]) {
-        for (bytes, w) in out.chunks_exact_mut(4).zip(&self.state.words()[4..12]) {
+        for (bytes, w) in out.chunks_exact_mut(4).zip(self.state.key_words()) {
             bytes.copy_from_slice(&w.to_le_bytes());
         }
     }
@@ -285,7 +280,7 @@ impl<R: Rounds, K: Kernel> PartialEq for ChaChaRng<R, K> {
         // The key words in place, not `get_seed` copies, and without an early exit at the
         // first differing word (slice `==` may stop there): how long a comparison takes
         // says nothing about where two seeds differ.
-        let (a, b) = (&self.state.words()[4..12], &other.state.words()[4..12]);
+        let (a, b) = (self.state.key_words(), other.state.key_words());
         let diff = a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y));
         core::hint::black_box(diff) == 0
             && self.get_stream() == other.get_stream()

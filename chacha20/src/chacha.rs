@@ -268,17 +268,12 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
 
     /// Moves to byte `byte` of block `block`, or errs past the end of the stream.
     fn seek_to(&mut self, block: u128, byte: u8) -> Result<(), StreamCipherError> {
-        if byte != 0 && block >= V::BLOCKS {
-            return Err(StreamCipherError);
-        }
-        self.state.seek(block).map_err(|_| StreamCipherError)?;
-        (self.used, self.end) = (0, 0);
-        if byte != 0 {
-            // Inside block `block`: its keystream is buffered from byte `byte` on.
-            let block = core::slice::from_mut(self.ahead.first());
-            self.state.fill::<R, K>(self.kernel, block).map_err(|_| StreamCipherError)?;
-            (self.used, self.end) = (u16::from(byte), 64);
-        }
+        // Inside block `block`, its keystream is buffered from byte `byte` on.
+        let ahead = &mut self.ahead;
+        self.state
+            .seek_into::<R, K>(self.kernel, block, usize::from(byte), || ahead.first())
+            .map_err(|_| StreamCipherError)?;
+        (self.used, self.end) = if byte == 0 { (0, 0) } else { (u16::from(byte), 64) };
         Ok(())
     }
 }
