@@ -59,7 +59,7 @@ fn constructor(cell: &Cell) -> Option<&'static str> {
     if !cell.ours {
         None
     } else if cell.name == OURS {
-        cell.workload.ours_constructor()
+        cell.workload.ours_constructor(cell.point)
     } else if Backend::COMPILED.contains(&cell.name.as_str()) {
         Some("with_backend")
     } else {

@@ -118,14 +118,14 @@ impl Workload {
         }
     }
 
-    /// The constructor behind the [`crate::OURS`] rows: `new`, `from_seed` or
-    /// `seed_from_u64`; `None` where ours has no rows (the AEAD: there ours is the
-    /// published AEAD over our `chacha20`).
-    pub fn ours_constructor(self) -> Option<&'static str> {
+    /// The constructor behind the [`crate::OURS`] row at `point`: `new`, `from_seed`
+    /// (the seek moves one generator made so) or `seed_from_u64`; `None` where ours has no
+    /// rows (the AEAD: there ours is the published AEAD over our `chacha20`).
+    pub fn ours_constructor(self, point: Point) -> Option<&'static str> {
         match self {
             Workload::Cipher { .. } => Some("new"),
-            Workload::Rng(_) => Some("from_seed"),
-            Workload::RngSetup(_) => Some("seed_from_u64"),
+            Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
+            Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),
             Workload::Aead => None,
         }
     }
