@@ -94,6 +94,7 @@ static ROW_STEPS: AtomicU8 = AtomicU8::new(0);
 impl RowSteps {
     /// This CPU's form, from the once-per-process cache. Two threads may both execute
     /// CPUID on a first call at once; they store the same answer.
+    #[inline]
     fn cached() -> Self {
         match ROW_STEPS.load(Relaxed) {
             1 => RowSteps::Rotate,
