@@ -154,7 +154,7 @@ pub const AEAD_CHECK_LEN: usize = {
     total
 };
 
-/// Messages of [`CHECK_LENGTHS`] bytes (a fixed pattern), the `i`-th sealed under
+/// Messages of 0, 1, 63, 64, 65, 100, 1024 and 4103 bytes (`CHECK_LENGTHS`, a fixed pattern), the `i`-th sealed under
 /// `seal_nonce(i)`: ciphertext then tag of each, concatenated.
 pub fn aead_transcript(imp: &mut AeadImplementation) -> Vec<u8> {
     let mut out = Vec::with_capacity(AEAD_CHECK_LEN);
