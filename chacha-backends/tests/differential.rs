@@ -18,7 +18,8 @@
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::Kernel;
 use chacha_core::{
-    Block, EndOfStream, Ietf, Legacy, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf, reference,
+    Block, EndOfStream, Ietf, Legacy, MAX_FREE_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
+    reference,
 };
 use chacha_testdata::filler as bytes;
 use proptest::prelude::*;
@@ -288,6 +289,16 @@ fn expected_backends_are_available() {
     let available: Vec<&str> = Backend::available().map(Backend::name).collect();
     for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         assert!(available.contains(&name), "CHACHA_EXPECT_BACKENDS lists {name}, available: {available:?}");
+    }
+}
+
+/// The fronts use at most `MAX_FREE_BLOCKS` of a kernel's free blocks: a backend that said
+/// more would be batched less than it claims, silently.
+#[test]
+fn free_blocks_are_within_the_contracts_bound() {
+    for backend in Backend::available() {
+        let free = backend.free_blocks();
+        assert!((1..=MAX_FREE_BLOCKS).contains(&free), "{}: free_blocks {free}", backend.name());
     }
 }
 

@@ -32,6 +32,17 @@ use crate::{
     variant::Variant,
 };
 
+/// Blocks per request at which a kernel runs at its bulk speed: no kernel's widest step
+/// computes more blocks side by side (16: one block per 32-bit lane of the widest vector a
+/// backend uses). The fronts size their refill buffers to it, so every refill feeds a
+/// kernel's widest step; a wider kernel of your own stays correct, only fed narrower.
+pub const BULK_BLOCKS: usize = 16;
+
+/// The most of a kernel's [`free_blocks`](Kernel::free_blocks) a front uses: it batches
+/// `free_blocks().min(MAX_FREE_BLOCKS)` blocks ahead for short calls. Every kernel of
+/// `chacha-backends` says at most this many (its differential test checks it).
+pub const MAX_FREE_BLOCKS: usize = 4;
+
 /// A ChaCha implementation: the block function, many blocks at a time.
 ///
 /// # What an implementation guarantees
@@ -68,7 +79,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     /// (blocks side by side in one dependent chain, or a narrow word-sliced kernel): how far
     /// ahead a front may produce keystream for short calls without slowing them. 1 (the
     /// default) means "never batch": a one-block-at-a-time kernel gains nothing and would
-    /// only add a copy.
+    /// only add a copy. A front uses at most [`MAX_FREE_BLOCKS`] of them.
     #[inline(always)]
     fn free_blocks(self) -> usize {
         1

@@ -6,7 +6,8 @@
 //! - [`Variant`] markers for the two counter/nonce layouts, [`Ietf`] (RFC 8439) and
 //!   [`Legacy`] (64-bit counter);
 //! - [`State`], the 16-word input state that knows where its stream ends;
-//! - [`Kernel`], the contract every backend in `chacha-backends` implements;
+//! - [`Kernel`], the contract every backend in `chacha-backends` implements, and the widths
+//!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_FREE_BLOCKS`];
 //! - [`reference`](mod@reference), the RFC 8439 §2.3 block function and HChaCha, written plainly: the
 //!   oracle for every backend.
 //!
@@ -31,7 +32,7 @@ mod rounds;
 mod state;
 mod variant;
 
-pub use contract::Kernel;
+pub use contract::{BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS};
 pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};

@@ -4,8 +4,9 @@
 //!
 //! Output size: [`CORE_BLOCKS`] = 16 blocks (256 words, 1 KiB) per `generate`, where the
 //! published crate gives 4. `rand` reads the size from the type, so this is invisible to
-//! it; 16 blocks is one call of the AVX-512 backend's widest kernel (and two of AVX2's),
-//! so `ThreadRng` refills at bulk speed instead of the 4-block path's ~2× cost per byte.
+//! it; 16 blocks is the kernel contract's bulk width
+//! ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so `ThreadRng` refills at bulk speed
+//! instead of a 4-block request's ~2× cost per byte.
 //! The price is 1 KiB of buffer per generator instead of 256 B, and a first draw after
 //! seeding that computes 16 blocks instead of 4 (`BlockRng` takes whole outputs): seeding a
 //! `BlockRng<ChaChaCore>` for each draw or two costs more than on the published core (Intel
@@ -20,8 +21,9 @@ use chacha_backends::Backend;
 use chacha_core::{BLOCK_LEN, Kernel, Rounds, State, Variant};
 use rand_core::{SeedableRng, block::Generator};
 
-/// Blocks of keystream per [`Generator::generate`] of a [`ChaChaCore`].
-pub const CORE_BLOCKS: usize = 16;
+/// Blocks of keystream per [`Generator::generate`] of a [`ChaChaCore`]: the kernel
+/// contract's bulk width.
+pub const CORE_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
 /// The ChaCha block function as a `rand_core` block [`Generator`]: `R` rounds, counter
 /// layout `V`, kernel `K`. Seeded with a 32-byte key, a zero nonce and block 0.

@@ -4,7 +4,7 @@
 //! published `chacha20` crate's RNG API and exactly its output (which is also
 //! `rand_chacha`'s): the same seed, stream and position give the same words, through any
 //! mix of `next_u32`, `next_u64` and `fill_bytes`. They run on the fastest backend this
-//! CPU has (AVX-512, AVX2, SSE2, portable), chosen once.
+//! CPU has (`chacha_backends::Backend`), chosen once.
 //!
 //! ```
 //! use chacha_rng::ChaCha12Rng;
@@ -36,11 +36,11 @@
 //!
 //! ## Speed
 //!
-//! `fill_bytes` writes whole blocks straight into the caller's slice with the backend's
-//! widest kernel (`Kernel::fill`: 16 blocks at a time on AVX-512); only the bytes before
-//! and after them pass through the buffer. The buffer holds [`BUF_BLOCKS`] blocks, the
-//! widest kernel's width, so `next_u32` / `next_u64` are a bounds check and a load, and
-//! their refills run at bulk speed.
+//! `fill_bytes` writes whole blocks straight into the caller's slice in one kernel call
+//! (`Kernel::fill`, which picks its own widths); only the bytes before and after them pass
+//! through the buffer. The buffer holds [`BUF_BLOCKS`] blocks, the kernel contract's bulk
+//! width, so `next_u32` / `next_u64` are a bounds check and a load, and their refills run
+//! at bulk speed.
 //!
 //! ## Kernels
 //!

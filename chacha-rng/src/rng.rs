@@ -13,7 +13,7 @@
 use core::fmt;
 
 use chacha_backends::Backend;
-use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
+use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, MAX_FREE_BLOCKS, Rounds, State};
 use rand_core::{Infallible, SeedableRng, TryCryptoRng, TryRng};
 
 /// A 32-byte RNG seed: the ChaCha key.
@@ -23,12 +23,12 @@ pub type Seed = [u8; 32];
 /// little-endian, 68 bits): the published `chacha20` crate's format.
 pub type SerializedRngState = [u8; 49];
 
-/// Blocks of keystream the generator buffers for `next_u32` / `next_u64`: the widest
-/// kernel's width (16 blocks on AVX-512), so refills run at bulk speed. The first refill
-/// after a new seed or a seek computes only the kernel's free blocks (4 on the SIMD
-/// backends, in one dependent chain), so "seed, draw one" and "seek, draw one" cost one
-/// chain, not 16 blocks.
-pub const BUF_BLOCKS: usize = 16;
+/// Blocks of keystream the generator buffers for `next_u32` / `next_u64`: the contract's
+/// bulk width ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so refills run at the kernel's
+/// bulk speed. The first refill after a new seed or a seek computes only the kernel's
+/// free blocks ([`Kernel::free_blocks`], one dependent chain), so "seed, draw one" and
+/// "seek, draw one" cost one chain, not 16 blocks.
+pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
 const BLOCK_WORDS: usize = BLOCK_LEN / 4;
 const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;
@@ -86,10 +86,12 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     }
 
     /// Refills the buffer, whole or (the first time after a seed or a seek) its last
-    /// [`Kernel::free_blocks`] blocks; the next word is the first one computed.
+    /// [`Kernel::free_blocks`] blocks (at most [`MAX_FREE_BLOCKS`]); the next word is the
+    /// first one computed.
     #[inline(never)]
     fn refill(&mut self) {
-        let first = if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.free_blocks().clamp(1, BUF_BLOCKS) };
+        let first =
+            if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.free_blocks().clamp(1, MAX_FREE_BLOCKS) };
         self.state.fill_cyclic::<R, K>(self.kernel, &mut self.buf[first..]);
         self.index = first * BLOCK_WORDS;
         self.bulk = true;

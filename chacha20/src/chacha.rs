@@ -10,12 +10,11 @@
 //! 16- or 64-byte records): from the second call on, a request shorter than
 //! `Kernel::free_blocks` blocks (at most [`BATCH`]) that finds the buffer empty makes the
 //! kernel produce that many blocks at once and serves this call and the next ones from
-//! them. The AVX2 and AVX-512 kernels compute 4 blocks in about the time of one (one
-//! dependent chain, the blocks side by side in a vector), so a stream of 16-byte calls pays
-//! one chain per 256 bytes instead of one per call; `sse2`'s 4-block kernel is cheaper per
-//! block than its single block; `soft` says 1 and never batches (the same blocks plus a
-//! copy). The first call of an instance never batches: a fresh instance encrypting one
-//! short message computes only the blocks it uses.
+//! them. A kernel that computes 4 blocks in about the time of one (one dependent chain,
+//! the blocks side by side) says 4, so a stream of 16-byte calls pays one chain per 256
+//! bytes instead of one per call; a one-block-at-a-time kernel says 1 and never batches
+//! (the same blocks plus a copy). The first call of an instance never batches: a fresh
+//! instance encrypting one short message computes only the blocks it uses.
 
 use core::fmt;
 
@@ -29,9 +28,10 @@ use cipher::{
     inout::InOutBuf,
 };
 
-/// Blocks of keystream a short call on a warm instance produces ahead: the width of the
-/// SIMD kernels' single-chain path (two `__m256i` or one `__m512i` row chain).
-pub const BATCH: usize = 4;
+/// Blocks of keystream a short call on a warm instance produces ahead, at most: the
+/// kernel's [`Kernel::free_blocks`], up to the contract's
+/// [`MAX_FREE_BLOCKS`](chacha_core::MAX_FREE_BLOCKS).
+pub const BATCH: usize = chacha_core::MAX_FREE_BLOCKS;
 
 /// The nonce size of a counter layout, as `cipher` wants it (a type-level number).
 pub trait NonceSize: Variant {
@@ -184,8 +184,8 @@ impl<R: Rounds, V: Variant> ChaCha<R, V, Backend> {
 impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// A cipher for `key` and `nonce` at position 0, running on `kernel`.
     ///
-    /// For a SIMD module's kernel type, the value comes from that module's `detect()`
-    /// (e.g. `chacha20::backends::avx2::Avx2::detect()`), the only way to make one.
+    /// For a SIMD module's kernel type (in [`backends`](crate::backends)), the value comes
+    /// from that module's `detect()`, the only way to make one.
     pub fn with_kernel(key: &[u8; 32], nonce: &V::Nonce, kernel: K) -> Self {
         Self::from_state(State::new(key, nonce), kernel)
     }
