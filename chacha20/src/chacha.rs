@@ -50,7 +50,7 @@ impl NonceSize for Legacy {
 /// A ChaCha stream cipher with `R` rounds, the `V` counter layout, on the kernel `K`.
 ///
 /// Use the aliases: [`ChaCha20`](crate::ChaCha20) and friends (RFC 8439: 12-byte nonce,
-/// 2^32 blocks), [`ChaCha20Legacy`](crate::ChaCha20Legacy) and friends (8-byte nonce,
+/// 2^32 blocks), `ChaCha20Legacy` and friends (8-byte nonce,
 /// 2^64 blocks). They run on [`Backend`], the kernel chosen at run time; any
 /// [`Kernel`] can take its place — one backend module's own type (static dispatch, no
 /// `match` per call), or a kernel of your own (see [`ChaCha::with_kernel`]). The end of

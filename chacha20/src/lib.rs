@@ -38,7 +38,7 @@
 //!
 //! Every block of a stream is usable, including the last (counter `0xFFFF_FFFF` for
 //! [`ChaCha20`]); one byte more and [`StreamCipher::try_apply_keystream`] returns
-//! [`StreamCipherError`](cipher::StreamCipherError) with the buffer untouched,
+//! [`StreamCipherError`] with the buffer untouched,
 //! [`StreamCipher::apply_keystream`] panics as the `cipher` API documents, and seeking past
 //! the end is an error. Keystream is never reused: the `unchecked_*` methods of
 //! [`StreamCipher`] panic at the end too, before writing anything.
@@ -150,6 +150,29 @@
 //!   (wiped when *it* is dropped), the output of [`hchacha`], and the keystream or
 //!   ciphertext written into the caller's buffers;
 //! - a cipher never dropped (`mem::forget`, a leaked `Box`, a process that aborts).
+//!
+// Links of the docs above to items behind a feature that this build leaves off go to the
+// list of features instead (every feature set documents without a broken link; docs.rs
+// builds with all of them).
+#![cfg_attr(feature = "cipher", doc = "[`StreamCipherError`]: cipher::StreamCipherError")]
+#![cfg_attr(
+    not(feature = "cipher"),
+    doc = "[`StreamCipherError`]: #features\n[`cipher`]: #features\n[`ChaCha`]: #features\n[`ChaCha::with_kernel`]: #features\n\
+           [`ChaCha20`]: #features\n[`ChaCha12`]: #features\n[`ChaCha8`]: #features\n\
+           [`Nonce`]: #features\n[`KeyIvInit::new`]: #features\n[`KeyIvInit::new_from_slices`]: #features\n\
+           [`StreamCipher`]: #features\n[`StreamCipher::apply_keystream`]: #features\n\
+           [`StreamCipher::try_apply_keystream`]: #features"
+)]
+#![cfg_attr(
+    not(feature = "legacy"),
+    doc = "[`ChaCha20Legacy`]: #features\n[`ChaCha12Legacy`]: #features\n[`ChaCha8Legacy`]: #features\n\
+           [`LegacyNonce`]: #features"
+)]
+#![cfg_attr(
+    not(feature = "xchacha"),
+    doc = "[`XChaCha`]: #features\n[`XChaCha20`]: #features\n[`XChaCha12`]: #features\n\
+           [`XChaCha8`]: #features\n[`XNonce`]: #features\n[`hchacha`]: #features"
+)]
 #![no_std]
 #![forbid(unsafe_code)]
 
