@@ -5,7 +5,7 @@
 # .crate is built on its own from the unpacked sources. Then each file list is checked for
 # what must not ship: build output, CI scripts, the benches' sample report, local state.
 #
-#   scripts/ci/package.sh         (.ci/run stage "cargo package"; the workflow's package job)
+#   scripts/ci/package.sh         (.ci/run stage "cargo package"; the workflow's gate job of that name)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 crates=(chacha-core chacha-backends chacha20@0.10.100 chacha-rng)

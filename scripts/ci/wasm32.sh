@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # wasm32-unknown-unknown: the library crates build for a target with no SIMD backend of
 # ours and no CPU probe (only `soft` is compiled in there, so `Backend` has one variant),
-# with every feature. The thumbv7em no_std build is .ci/run's "no_std build" stage.
+# with every feature. The thumbv7em no_std build is .ci/run's "small targets build" stage.
 #
 #   scripts/ci/wasm32.sh          (.ci/run stage "wasm32 build"; the public workflow's gate job)
 set -euo pipefail
