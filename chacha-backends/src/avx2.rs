@@ -104,7 +104,9 @@ impl Kernel for Avx2 {
 /// Where a request's keystream goes: XORed from `inp` into `out`, or written raw to `out`.
 ///
 /// Blocks `0..whole` are whole; block `whole`, if the request has it, is the partial last
-/// block, whose keystream goes to `tail`.
+/// block, whose keystream goes to `tail` (null for raw keystream, which has none). The
+/// writers check these bounds with `debug_assert!` (the kernels' width arithmetic keeps
+/// them; the tests run with debug assertions).
 #[derive(Clone, Copy)]
 struct Dest {
     inp: *const u8,
@@ -154,6 +156,7 @@ unsafe fn store32(p: *mut u8, v: __m256i) {
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
+    debug_assert!(i < d.whole || (i == d.whole && !d.tail.is_null()), "block {i} of {} whole", d.whole);
     if i < d.whole {
         let out = d.out.wrapping_add(64 * i);
         let (lo, hi) = if XOR {
@@ -186,6 +189,7 @@ unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
+    debug_assert!(n < 64, "a partial block of {n} bytes");
     let mut k = 0;
     if n & 32 != 0 {
         // SAFETY: bytes 0..32 are inside all three.
@@ -777,6 +781,7 @@ macro_rules! step8 {
 /// whole and that `d.inp` (if `XOR`) and `d.out` are valid for them.
 macro_rules! put8_whole {
     ($x:ident, $input:ident, $d:ident, $base:ident, $xor:ident) => {{
+        debug_assert!($base + 8 <= $d.whole, "blocks {}.. of {} whole", $base, $d.whole);
         let out = $d.out.wrapping_add(64 * $base);
         let inp = $d.inp.wrapping_add(64 * $base);
         for half in 0..2 {

@@ -1,7 +1,8 @@
 //! Every backend this CPU runs against `chacha_core::reference`, through `State::xor` /
 //! `State::fill` and `Kernel::hchacha`: fused XOR (in-place, buffer-to-buffer, unaligned),
 //! raw keystream and HChaCha, over counter edges, every block count up to 70, every byte
-//! length up to 300, and random inputs (proptest). The matrix runs twice per backend: on
+//! length up to 300, and random inputs (proptest); every buffer a kernel writes or reads
+//! lies between guard bytes, checked after each call. The matrix runs twice per backend: on
 //! `Backend` (the run-time `match`) and on the backend's own kernel type
 //! (`Backend::with_kernel`, static dispatch).
 //!
@@ -18,10 +19,10 @@
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::Kernel;
 use chacha_core::{
-    Block, EndOfStream, Ietf, Legacy, MAX_FREE_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
+    EndOfStream, Ietf, Legacy, MAX_FREE_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
     reference,
 };
-use chacha_testdata::filler as bytes;
+use chacha_testdata::{Guarded, filler as bytes};
 use proptest::prelude::*;
 
 fn state_at<V: Variant>(key: &[u8; 32], nonce: &[u8], counter: u64) -> State<V> {
@@ -39,6 +40,8 @@ fn expected_keystream<R: Rounds, V: Variant>(state: &State<V>, blocks: usize) ->
 }
 
 /// Checks every operation of `backend` for `len` bytes from `counter`, against the reference.
+/// Every buffer the kernel gets lies between guard bytes ([`Guarded`]), checked after each
+/// call: a write past either end fails here, not only under the allocator's checks or miri.
 fn check<R: Rounds, V: Variant, K: Kernel>(
     backend: K,
     key: &[u8; 32],
@@ -49,14 +52,15 @@ fn check<R: Rounds, V: Variant, K: Kernel>(
     let start = state_at::<V>(key, nonce, counter);
     let blocks = len.div_ceil(64);
     let ks = expected_keystream::<R, V>(&start, blocks);
-    let data = bytes(counter ^ len as u64, len + 1);
-    let want: Vec<u8> = data[..len].iter().zip(&ks).map(|(d, k)| d ^ k).collect();
+    let data = bytes(counter ^ len as u64, len);
+    let want: Vec<u8> = data.iter().zip(&ks).map(|(d, k)| d ^ k).collect();
     let ctx = format!("{backend:?} R{} {:?} counter {counter} len {len}", R::ROUNDS, V::default());
-    let check_tail = |tail: &Block| {
+    let check_tail = |tail: &Guarded, what: &str| {
+        tail.check(format_args!("{ctx}: {what}: tail"));
         if len.is_multiple_of(64) {
-            assert_eq!(tail, &[0xA5; 64], "{ctx}: tail written for whole blocks");
+            assert_eq!(tail.get(), [0xA5; 64], "{ctx}: {what}: tail written for whole blocks");
         } else {
-            assert_eq!(tail[..], ks[(blocks - 1) * 64..], "{ctx}: tail");
+            assert_eq!(tail.get(), &ks[(blocks - 1) * 64..], "{ctx}: {what}: tail");
         }
     };
     let check_state = |state: &State<V>| {
@@ -65,34 +69,36 @@ fn check<R: Rounds, V: Variant, K: Kernel>(
 
     // In place, at offsets 0 and 1 (unaligned).
     for offset in [0, 1] {
+        let what = format!("in place, offset {offset}");
         let mut state = start.clone();
-        let mut buf = data.clone();
-        let region = &mut buf[offset..offset + len];
-        region.copy_from_slice(&data[..len]);
-        let mut tail = [0xA5; 64];
-        state.xor::<R, _>(backend, InOutBuf::from(&mut *region), &mut tail).unwrap();
-        assert_eq!(region, &want[..], "{ctx}: in place, offset {offset}");
-        check_tail(&tail);
+        let mut buf = Guarded::new(&data, offset);
+        let mut tail = Guarded::new(&[0xA5; 64], 0);
+        state.xor::<R, _>(backend, InOutBuf::from(buf.get_mut()), tail.block_mut()).unwrap();
+        buf.check(format_args!("{ctx}: {what}"));
+        assert_eq!(buf.get(), &want[..], "{ctx}: {what}");
+        check_tail(&tail, &what);
         check_state(&state);
     }
 
     // Buffer to buffer, the output unaligned.
     let mut state = start.clone();
-    let input = data[..len].to_vec();
-    let mut out = vec![0x5A; len + 1];
-    let mut tail = [0xA5; 64];
-    let io = InOutBuf::new(&input, &mut out[1..]).unwrap();
-    state.xor::<R, _>(backend, io, &mut tail).unwrap();
-    assert_eq!(out[1..], want[..], "{ctx}: buffer to buffer");
-    assert_eq!(out[0], 0x5A, "{ctx}: wrote before the output");
-    check_tail(&tail);
+    let input = Guarded::new(&data, 0);
+    let mut out = Guarded::new(&vec![0x5A; len], 1);
+    let mut tail = Guarded::new(&[0xA5; 64], 0);
+    let io = InOutBuf::new(input.get(), out.get_mut()).unwrap();
+    state.xor::<R, _>(backend, io, tail.block_mut()).unwrap();
+    input.check(format_args!("{ctx}: buffer to buffer: input"));
+    out.check(format_args!("{ctx}: buffer to buffer: output"));
+    assert_eq!((out.get(), input.get()), (&want[..], &data[..]), "{ctx}: buffer to buffer");
+    check_tail(&tail, "buffer to buffer");
     check_state(&state);
 
     // Raw keystream, whole blocks only.
     let mut state = start.clone();
-    let mut blocks_out = vec![[0u8; 64]; len / 64];
-    state.fill::<R, _>(backend, &mut blocks_out).unwrap();
-    assert_eq!(blocks_out.concat(), ks[..len / 64 * 64], "{ctx}: fill");
+    let mut blocks_out = Guarded::blocks(len / 64, 0);
+    state.fill::<R, _>(backend, blocks_out.blocks_mut()).unwrap();
+    blocks_out.check(format_args!("{ctx}: fill"));
+    assert_eq!(blocks_out.get(), &ks[..len / 64 * 64], "{ctx}: fill");
     assert_eq!(state.position(), start.position() + (len / 64) as u128, "{ctx}: position after fill");
 }
 
@@ -256,7 +262,7 @@ fn requests_past_the_end_are_refused_and_touch_nothing() {
 
         // The last block itself is fine, then nothing more (not even a partial block).
         state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..64]), &mut tail).unwrap();
-        assert_eq!(state.blocks_left(), 0);
+        assert_eq!((buf[64], tail, state.blocks_left()), (0x11, [0x22; 64], 0), "{}", backend.name());
         let r = state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..1]), &mut tail);
         assert_eq!(r, Err(EndOfStream));
         state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..0]), &mut tail).unwrap();
@@ -264,7 +270,7 @@ fn requests_past_the_end_are_refused_and_touch_nothing() {
         let mut state = state_at::<Legacy>(&KEY, &NONCE, u64::MAX);
         assert_eq!(state.fill::<R20, _>(backend, &mut blocks), Err(EndOfStream));
         state.fill::<R20, _>(backend, &mut blocks[..1]).unwrap();
-        assert_eq!(state.blocks_left(), 0);
+        assert_eq!((blocks[1], state.blocks_left()), ([0x33; 64], 0), "{}", backend.name());
     }
 }
 

@@ -2,7 +2,9 @@
 //! chunked == one-shot, seek-then-apply == apply-and-skip, in-place == buffer-to-buffer,
 //! unaligned == aligned, write_keystream == apply to zeros, and agreement with the
 //! published `chacha20` crate (renamed `chacha20_published`) for every type both have.
+//! Every buffer the cipher gets lies between guard bytes, checked after each call.
 
+use chacha_testdata::Guarded;
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use chacha20::{
     Backend, ChaCha8, ChaCha8Legacy, ChaCha12, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, XChaCha8, XChaCha12,
@@ -68,10 +70,12 @@ case!(XChaCha8, 24, XChaCha8);
 fn one_shot<C: Case>(key: &[u8; 32], nonce: &[u8; 24], backend: Backend, pos: u64, data: &[u8]) -> Vec<u8> {
     let mut c = C::make(key, nonce, backend);
     c.seek(pos);
-    let mut out = data.to_vec();
-    c.apply_keystream(&mut out);
-    assert_eq!(c.current_pos::<u64>(), pos + data.len() as u64, "{}: position after apply", C::NAME);
-    out
+    let mut out = Guarded::new(data, 0);
+    c.apply_keystream(out.get_mut());
+    let ctx = format!("{} on {} pos {pos} len {}", C::NAME, backend.name(), data.len());
+    out.check(format_args!("{ctx}: one-shot"));
+    assert_eq!(c.current_pos::<u64>(), pos + data.len() as u64, "{ctx}: position after apply");
+    out.get().to_vec()
 }
 
 fn check_all<C: Case>(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], splits: &[usize]) {
@@ -87,13 +91,16 @@ fn check_all<C: Case>(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], s
         let ctx = format!("{} on {} pos {pos} len {} cuts {cuts:?}", C::NAME, backend.name(), data.len());
         assert_eq!(one_shot::<C>(key, nonce, backend, pos, data), expected, "{ctx}: backends differ");
 
-        // Chunked at the cut points == one-shot.
+        // Chunked at the cut points == one-shot; each chunk a buffer of its own.
         let mut c = C::make(key, nonce, backend);
         c.seek(pos);
-        let mut out = data.to_vec();
+        let mut out = Vec::new();
         let mut start = 0;
         for &cut in cuts.iter().chain([&data.len()]) {
-            c.apply_keystream(&mut out[start..cut]);
+            let mut chunk = Guarded::new(&data[start..cut], 0);
+            c.apply_keystream(chunk.get_mut());
+            chunk.check(format_args!("{ctx}: chunked, bytes {start}..{cut}"));
+            out.extend_from_slice(chunk.get());
             start = cut;
         }
         assert_eq!(out, expected, "{ctx}: chunked");
@@ -102,39 +109,43 @@ fn check_all<C: Case>(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], s
         let skip = cuts.first().copied().unwrap_or(0);
         let mut c = C::make(key, nonce, backend);
         c.seek(pos + skip as u64);
-        let mut rest = data[skip..].to_vec();
-        c.apply_keystream(&mut rest);
-        assert_eq!(rest, expected[skip..], "{ctx}: seek then apply");
+        let mut rest = Guarded::new(&data[skip..], 0);
+        c.apply_keystream(rest.get_mut());
+        rest.check(format_args!("{ctx}: seek then apply"));
+        assert_eq!(rest.get(), &expected[skip..], "{ctx}: seek then apply");
         // ... and seeking backwards after use gives the same again.
         c.seek(pos + skip as u64);
-        let mut again = data[skip..].to_vec();
-        c.apply_keystream(&mut again);
-        assert_eq!(again, expected[skip..], "{ctx}: seek back");
+        let mut again = Guarded::new(&data[skip..], 0);
+        c.apply_keystream(again.get_mut());
+        again.check(format_args!("{ctx}: seek back"));
+        assert_eq!(again.get(), &expected[skip..], "{ctx}: seek back");
 
         // Buffer-to-buffer, input and output both unaligned by different amounts.
         let mut c = C::make(key, nonce, backend);
         c.seek(pos);
-        let mut input = vec![0u8; data.len() + 3];
-        input[3..].copy_from_slice(data);
-        let mut output = vec![0u8; data.len() + 1];
-        c.apply_keystream_b2b(&input[3..], &mut output[1..]);
-        assert_eq!(output[1..], expected, "{ctx}: buffer to buffer");
-        assert_eq!(input[3..], *data, "{ctx}: input changed");
+        let input = Guarded::new(data, 3);
+        let mut output = Guarded::new(&vec![0; data.len()], 1);
+        c.apply_keystream_b2b(input.get(), output.get_mut());
+        input.check(format_args!("{ctx}: buffer to buffer: input"));
+        output.check(format_args!("{ctx}: buffer to buffer: output"));
+        assert_eq!(output.get(), expected, "{ctx}: buffer to buffer");
+        assert_eq!(input.get(), data, "{ctx}: input changed");
 
         // In place at an odd address.
         let mut c = C::make(key, nonce, backend);
         c.seek(pos);
-        let mut shifted = vec![0u8; data.len() + 1];
-        shifted[1..].copy_from_slice(data);
-        c.apply_keystream(&mut shifted[1..]);
-        assert_eq!(shifted[1..], expected, "{ctx}: unaligned in place");
+        let mut shifted = Guarded::new(data, 1);
+        c.apply_keystream(shifted.get_mut());
+        shifted.check(format_args!("{ctx}: unaligned in place"));
+        assert_eq!(shifted.get(), expected, "{ctx}: unaligned in place");
 
         // Keystream written == keystream applied to zeros.
         let mut c = C::make(key, nonce, backend);
         c.seek(pos);
-        let mut ks = vec![0xEE; data.len()];
-        c.write_keystream(&mut ks);
-        let xored: Vec<u8> = ks.iter().zip(data).map(|(k, d)| k ^ d).collect();
+        let mut ks = Guarded::new(&vec![0xEE; data.len()], 0);
+        c.write_keystream(ks.get_mut());
+        ks.check(format_args!("{ctx}: write_keystream"));
+        let xored: Vec<u8> = ks.get().iter().zip(data).map(|(k, d)| k ^ d).collect();
         assert_eq!(xored, expected, "{ctx}: write_keystream");
     }
 }
@@ -195,14 +206,17 @@ fn many_short_calls<C: Case>(key: &[u8; 32], nonce: &[u8; 24], lens: &[usize], s
     let expected = one_shot::<C>(key, nonce, Backend::detect(), 0, &data);
     for backend in Backend::available() {
         let mut c = C::make(key, nonce, backend);
-        let mut out = data.clone();
+        let mut out = Vec::new();
         let mut start = 0;
         for (i, &len) in lens.iter().enumerate() {
             if i == seek_at {
                 // Seek back to where we are: the keystream ahead is dropped, not reused.
                 c.seek(start as u64);
             }
-            c.apply_keystream(&mut out[start..start + len]);
+            let mut call = Guarded::new(&data[start..start + len], 0);
+            c.apply_keystream(call.get_mut());
+            call.check(format_args!("{} on {}: call {i} of {lens:?}", C::NAME, backend.name()));
+            out.extend_from_slice(call.get());
             start += len;
             assert_eq!(c.current_pos::<u64>(), start as u64, "{} on {}", C::NAME, backend.name());
         }

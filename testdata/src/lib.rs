@@ -1,4 +1,5 @@
-//! The workspace's known-answer vectors (and [`filler`], the deterministic test data), read from `vectors.txt` (next to this crate's
+//! The workspace's known-answer vectors (and [`filler`], the deterministic test data, and
+//! [`Guarded`], a buffer between guard bytes), read from `vectors.txt` (next to this crate's
 //! `Cargo.toml`; its header describes the format), each once with its source.
 //!
 //! Every crate's tests and the fuzz seed corpus generator get their vectors here, so a
@@ -99,6 +100,81 @@ pub fn filler(seed: u64, len: usize) -> Vec<u8> {
             (x >> 24) as u8
         })
         .collect()
+}
+
+/// Guard bytes on each side of a [`Guarded`] buffer: a block, more than any one store a
+/// kernel makes (64 bytes, a `zmm`), so a store that starts inside the buffer and ends
+/// past it changes a guard byte whatever its width.
+pub const GUARD_LEN: usize = 64;
+
+/// The guard bytes' value.
+const GUARD_BYTE: u8 = 0xC5;
+
+/// A test buffer between guard bytes: hand [`get_mut`](Self::get_mut) to the code under
+/// test, then [`check`](Self::check) fails if it wrote before or after its slice, which no
+/// comparison of the slice itself can see (an overrun of a `Vec` is noticed only by the
+/// allocator, if at all).
+#[derive(Clone, Debug)]
+pub struct Guarded {
+    bytes: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Guarded {
+    /// `contents` between guard bytes, starting `shift` bytes past the allocation's
+    /// alignment (0 keeps it, 1 makes the slice unaligned).
+    pub fn new(contents: &[u8], shift: usize) -> Self {
+        let start = GUARD_LEN + shift;
+        let mut bytes = vec![GUARD_BYTE; start + contents.len() + GUARD_LEN];
+        bytes[start..start + contents.len()].copy_from_slice(contents);
+        Guarded { bytes, start, len: contents.len() }
+    }
+
+    /// `blocks` 64-byte blocks of `fill` between guard bytes.
+    pub fn blocks(blocks: usize, fill: u8) -> Self {
+        Self::new(&vec![fill; 64 * blocks], 0)
+    }
+
+    /// The buffer's contents.
+    pub fn get(&self) -> &[u8] {
+        &self.bytes[self.start..self.start + self.len]
+    }
+
+    /// The buffer, to write.
+    pub fn get_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes[self.start..self.start + self.len]
+    }
+
+    /// The buffer as 64-byte blocks (its length a multiple of 64).
+    pub fn blocks_mut(&mut self) -> &mut [[u8; 64]] {
+        let (blocks, rest) = self.get_mut().as_chunks_mut::<64>();
+        assert!(rest.is_empty(), "a buffer of whole blocks");
+        blocks
+    }
+
+    /// The buffer as one block (its length 64).
+    pub fn block_mut(&mut self) -> &mut [u8; 64] {
+        self.get_mut().try_into().expect("a 64-byte buffer")
+    }
+
+    /// Panics, naming `what` and where, if any guard byte changed.
+    #[track_caller]
+    pub fn check(&self, what: impl std::fmt::Display) {
+        let changed = |guard: &[u8]| guard.iter().position(|&b| b != GUARD_BYTE);
+        let before = &self.bytes[..self.start];
+        if let Some(i) = changed(before).map(|i| before.len() - i) {
+            panic!("{what}: wrote before its {}-byte buffer, from {i} byte(s) before it", self.len);
+        }
+        let after = &self.bytes[self.start + self.len..];
+        if let Some(last) = after.iter().rposition(|&b| b != GUARD_BYTE) {
+            panic!(
+                "{what}: wrote past the end of its {}-byte buffer, {} byte(s) after it",
+                self.len,
+                last + 1
+            );
+        }
+    }
 }
 
 /// Decodes hex, ignoring whitespace and `:` separators.
