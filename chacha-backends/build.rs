@@ -18,6 +18,7 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("avx2", &["x86", "x86_64"]),
     ("sse2", &["x86", "x86_64"]),
     ("neon", &["aarch64"]),
+    ("simd128", &["wasm32"]),
     ("soft", &[]),
 ];
 
@@ -25,8 +26,12 @@ const BACKENDS: &[(&str, &[&str])] = &[
 /// list must contain the value). `neon` reinterprets its lanes as little-endian bytes, and
 /// its helper functions rely on NEON being part of the target's baseline (so they inline
 /// without `#[target_feature]`): `aarch64_be` and the `softfloat` AArch64 targets get `soft`.
-const TARGET_NEEDS: &[(&str, &[(&str, &str)])] =
-    &[("neon", &[("TARGET_ENDIAN", "little"), ("TARGET_FEATURE", "neon")])];
+/// `simd128` exists only in builds with the `simd128` target feature: WebAssembly has no
+/// run-time detection (an engine without SIMD refuses the whole module), so the build chooses.
+const TARGET_NEEDS: &[(&str, &[(&str, &str)])] = &[
+    ("neon", &[("TARGET_ENDIAN", "little"), ("TARGET_FEATURE", "neon")]),
+    ("simd128", &[("TARGET_FEATURE", "simd128")]),
+];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

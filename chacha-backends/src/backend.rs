@@ -159,6 +159,8 @@ backends! {
     "sse2" => sse2::Sse2,
     /// NEON, little-endian aarch64: [`crate::neon`].
     "neon" => neon::Neon,
+    /// WebAssembly SIMD, wasm32 built with `-C target-feature=+simd128`: [`crate::simd128`].
+    "simd128" => simd128::Simd128,
     /// Portable Rust, every CPU: [`crate::soft`].
     "soft" => soft::Soft,
 }

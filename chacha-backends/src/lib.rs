@@ -32,6 +32,8 @@ mod backend;
 mod head;
 #[cfg(chacha_enabled = "neon")]
 pub mod neon;
+#[cfg(chacha_enabled = "simd128")]
+pub mod simd128;
 #[cfg(chacha_enabled = "soft")]
 pub mod soft;
 #[cfg(chacha_enabled = "sse2")]

@@ -1,0 +1,466 @@
+//! `simd128`: ChaCha with WebAssembly's 128-bit SIMD, 1 to 4 blocks per step.
+//!
+//! WebAssembly has no run-time feature detection: a module that contains one SIMD
+//! instruction fails validation on an engine without SIMD, before any code runs. So the
+//! choice is the build's: `build.rs` compiles this module for `wasm32` only when the build
+//! enables the `simd128` target feature (`RUSTFLAGS="-C target-feature=+simd128"`), and then
+//! the whole program uses it. The proof type needs no probe, and since the feature is on
+//! in every function, the `core::arch::wasm32` intrinsics are safe calls here; the only
+//! `unsafe` is the pointer loads and stores at the bottom.
+//!
+//! # Kernels and widths
+//!
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 4 | `sliced`: 4 word-sliced blocks | `x[i]` = word `i` of 4 blocks, lane `l` = block `l` |
+//! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha with N = 1) | one block in 4 vectors, one row each |
+//!
+//! So 7 blocks are 4 word-sliced + 3 row chains: no request computes a block it does not
+//! use. Whole blocks are XORed from input to output straight from the vectors (load, XOR,
+//! store); the partial last block's keystream goes to `tail`. `fill` uses the same kernels.
+//!
+//! Why 4 and not 8 word-sliced blocks (as `neon`): the engine maps `v128` values onto the
+//! host's vector registers, 16 `xmm` on x86_64, and 16 state words already fill them; a
+//! second set would live on the stack. The quarter rounds of a round go step by step
+//! across the 4 columns (or diagonals), 4 independent chains per step.
+//!
+//! Rotations: by 16 and 8 one `i8x16.shuffle` each (a byte permutation within each lane;
+//! V8 emits `pshuflw`+`pshufhw` or one `pshufb` for them), by 12 and 7 `i32x4.shl`,
+//! `i32x4.shr_u` and `v128.or`. The row kernel turns columns into diagonals with
+//! `i32x4.shuffle` lane rotations (V8: one `pshufd` each), leaving row `b` in place as the
+//! other row kernels do.
+//!
+//! # Byte order
+//! WebAssembly is little-endian by definition: `v128.load` puts byte `4i..4i + 4` of memory
+//! in lane `i` as a little-endian `u32`, which is the RFC's serialisation of the state
+//! words, so keystream vectors are stored as they are.
+//!
+//! The instruction counts of the hot loops, the measurements under Node (V8) and what was
+//! rejected: `DECISIONS.md` in this crate, § simd128.
+
+use core::arch::wasm32::{
+    i8x16_shuffle, i32x4_add, i32x4_shl, i32x4_shuffle, i64x2_shuffle, u32x4, u32x4_shr, u32x4_splat, v128,
+    v128_load, v128_or, v128_store, v128_xor,
+};
+
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+
+/// Proof that the engine runs WebAssembly SIMD; only [`Simd128::detect`] creates one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Simd128(());
+
+impl Simd128 {
+    /// Always `Some`: this module is compiled only into builds with the `simd128` target
+    /// feature (`build.rs`), whose every function may use SIMD, and an engine without SIMD
+    /// refuses to load such a module at all. There is no run-time probe in WebAssembly.
+    pub fn detect() -> Option<Self> {
+        Some(Simd128(()))
+    }
+}
+
+impl Kernel for Simd128 {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        xor_simd128::<R, V>(state, buf, tail)
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        fill_simd128::<R, V>(state, out)
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        hchacha_simd128::<R>(key, input)
+    }
+
+    /// The 4-block word-sliced kernel costs about what one block's row chain does, so short
+    /// calls are worth batching by 4 (`DECISIONS.md` § simd128 has the figures).
+    #[inline(always)]
+    fn free_blocks(self) -> usize {
+        4
+    }
+}
+
+/// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
+type Rows = [v128; 4];
+
+// ---------------------------------------------------------------------------------------
+// Entry points: the width rules.
+// ---------------------------------------------------------------------------------------
+
+/// Fused XOR with the widths of the module header: 4 word-sliced blocks while at least 4
+/// (the last one maybe partial) are left, then the last 1–3 in row chains.
+// Never inlined: the module's code stays in its three entry points, one function each in
+// the disassembly (and the `Backend` dispatch stays small).
+#[inline(never)]
+fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = buf.len() / BLOCK_LEN;
+    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
+    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    let mut counter = state.counter();
+    loop {
+        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+            0 => return,
+            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
+            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
+            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
+            _ => {
+                let ks = sliced::<R, V, 0>(state, counter);
+                if head.len() < 4 * BLOCK_LEN {
+                    return finish(&ks, head, rest, tail);
+                }
+                let (now, later) = head.split_at(4 * BLOCK_LEN);
+                xor_blocks(&ks, now);
+                head = later;
+                counter = counter.wrapping_add(4);
+            }
+        }
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
+/// block after those into the partial block `rest` (its whole keystream going to `tail`)
+/// if `rest` is not empty.
+#[inline(always)]
+fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    let whole = head.len() / BLOCK_LEN;
+    xor_blocks(ks, head);
+    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
+        xor_partial(rows, rest, tail);
+    }
+}
+
+/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
+#[inline(always)]
+fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
+    let whole = buf.len() / BLOCK_LEN;
+    let (inp, out) = buf.into_raw();
+    for (b, rows) in ks.iter().enumerate().take(whole) {
+        let at = b * BLOCK_LEN;
+        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
+        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
+        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+    }
+}
+
+/// Raw keystream: the same widths as [`xor_simd128`].
+// Never inlined: see `xor_simd128`.
+#[inline(never)]
+fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+    let mut counter = state.counter();
+    let mut rest = out;
+    loop {
+        match rest.len() {
+            0 => return,
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            _ => {
+                let (now, later) = rest.split_at_mut(4);
+                store_blocks(now, &sliced::<R, V, 1>(state, counter));
+                rest = later;
+                counter = counter.wrapping_add(4);
+            }
+        }
+    }
+}
+
+/// Stores the first `out.len()` blocks of `ks` into `out`.
+#[inline(always)]
+fn store_blocks(out: &mut [Block], ks: &[Rows]) {
+    for (block, rows) in out.iter_mut().zip(ks) {
+        store_block(block, rows);
+    }
+}
+
+/// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
+// Never inlined: see `xor_simd128`.
+#[inline(never)]
+fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    let le = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let mut w = [0u32; 16];
+    w[..4].copy_from_slice(&CONSTANTS);
+    for (word, bytes) in w[4..].iter_mut().zip(key.chunks_exact(4).chain(input.chunks_exact(4))) {
+        *word = le(bytes);
+    }
+    let mut x = [rows_of(&w)];
+    row_rounds::<R, 1>(&mut x);
+    let mut out = [0u8; 32];
+    let (lo, hi) = out.split_at_mut(16);
+    store16(lo.try_into().expect("16 bytes"), x[0][0]);
+    store16(hi.try_into().expect("16 bytes"), x[0][3]);
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Word-sliced kernel: 4 blocks, one state word of 4 blocks per vector.
+// ---------------------------------------------------------------------------------------
+
+/// The keystream of blocks `counter .. counter + 4` in rows, from one word-sliced set:
+/// lane `l` of `x[i]` is word `i` of block `counter + l`.
+///
+/// `SITE` only tells the call sites apart (`xor_simd128` 0, `fill_simd128` 1), so each
+/// gets its own instance to inline (as in the `neon` and `sse2` modules).
+#[inline(always)]
+fn sliced<R: Rounds, V: Variant, const SITE: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
+    let w = state.words();
+    let mut x = [u32x4_splat(0); 16];
+    for (v, &word) in x.iter_mut().zip(w) {
+        *v = u32x4_splat(word);
+    }
+    // The counter of each lane, built in 64 bits so that the Legacy carry from word 12
+    // into word 13 happens inside the call (Ietf never wraps: the caller checked the
+    // stream end).
+    let c = [counter, counter.wrapping_add(1), counter.wrapping_add(2), counter.wrapping_add(3)];
+    x[12] = u32x4(c[0] as u32, c[1] as u32, c[2] as u32, c[3] as u32);
+    if V::COUNTER_WORDS == 2 {
+        let hi = c.map(|c| (c >> 32) as u32);
+        x[13] = u32x4(hi[0], hi[1], hi[2], hi[3]);
+    }
+    let input = x;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        sliced_round(&mut x, [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]);
+        sliced_round(&mut x, [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]]);
+    }
+    for (v, &i) in x.iter_mut().zip(&input) {
+        *v = i32x4_add(*v, i);
+    }
+    transpose(&x)
+}
+
+/// One round (four quarter rounds, RFC 8439 §2.1, on the word indices `q`), step by step
+/// across the four quarter rounds.
+#[inline(always)]
+fn sliced_round(x: &mut [v128; 16], q: [[usize; 4]; 4]) {
+    for [a, b, _, d] in q {
+        x[a] = i32x4_add(x[a], x[b]);
+        x[d] = rotl16(v128_xor(x[d], x[a]));
+    }
+    for [_, b, c, d] in q {
+        x[c] = i32x4_add(x[c], x[d]);
+        x[b] = rotl::<12>(v128_xor(x[b], x[c]));
+    }
+    for [a, b, _, d] in q {
+        x[a] = i32x4_add(x[a], x[b]);
+        x[d] = rotl8(v128_xor(x[d], x[a]));
+    }
+    for [_, b, c, d] in q {
+        x[c] = i32x4_add(x[c], x[d]);
+        x[b] = rotl::<7>(v128_xor(x[b], x[c]));
+    }
+}
+
+/// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
+#[inline(always)]
+fn transpose(x: &[v128; 16]) -> [Rows; 4] {
+    let mut out = [[u32x4_splat(0); 4]; 4];
+    for r in 0..4 {
+        let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
+        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K; shuffle indices
+        // 0–3 pick lanes of the first operand, 4–7 of the second):
+        //
+        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]   shuffle(w0, w1; 0 4 1 5) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
+        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]   shuffle(w2, w3; 0 4 1 5) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
+        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]   shuffle(w0, w1; 2 6 3 7) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
+        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]   shuffle(w2, w3; 2 6 3 7) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
+        //
+        //   i64x2 shuffle(t0, t1; 0 2) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
+        //   i64x2 shuffle(t0, t1; 1 3) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
+        //   i64x2 shuffle(t2, t3; 0 2) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
+        //   i64x2 shuffle(t2, t3; 1 3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
+        let t0 = i32x4_shuffle::<0, 4, 1, 5>(w0, w1);
+        let t1 = i32x4_shuffle::<0, 4, 1, 5>(w2, w3);
+        let t2 = i32x4_shuffle::<2, 6, 3, 7>(w0, w1);
+        let t3 = i32x4_shuffle::<2, 6, 3, 7>(w2, w3);
+        out[0][r] = i64x2_shuffle::<0, 2>(t0, t1);
+        out[1][r] = i64x2_shuffle::<1, 3>(t0, t1);
+        out[2][r] = i64x2_shuffle::<0, 2>(t2, t3);
+        out[3][r] = i64x2_shuffle::<1, 3>(t2, t3);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Row kernel: one block per 4 vectors (a row of 4 words each), N blocks interleaved.
+// ---------------------------------------------------------------------------------------
+
+/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
+/// interleaved (they cost about the latency of one while the vector units have room).
+/// `SITE`: as for [`sliced`].
+#[inline(always)]
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+    state: &State<V>,
+    counter: u64,
+) -> [Rows; N] {
+    let mut input = [[u32x4_splat(0); 4]; N];
+    for (k, rows) in input.iter_mut().enumerate() {
+        *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));
+    }
+    let mut x = input;
+    row_rounds::<R, N>(&mut x);
+    for (rows, input) in x.iter_mut().zip(&input) {
+        for (v, &i) in rows.iter_mut().zip(input) {
+            *v = i32x4_add(*v, i);
+        }
+    }
+    x
+}
+
+/// `R::DOUBLE_ROUNDS` double rounds on the N blocks of `x`, in row layout.
+#[inline(always)]
+fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
+    for _ in 0..R::DOUBLE_ROUNDS {
+        row_quarter_rounds(x);
+        // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
+        // c, rotate 7) and the first one the next round reads (a += b), so turning it would
+        // put a shuffle on every round's chain; a, c and d are finished earlier and turn
+        // while b is computed. Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+        //
+        //   a = [a0 a1 a2 a3] -> shuffle 3 0 1 2 -> [a3 a0 a1 a2]
+        //   b = [b0 b1 b2 b3]                        [b0 b1 b2 b3]
+        //   c = [c0 c1 c2 c3] -> shuffle 1 2 3 0 -> [c1 c2 c3 c0]
+        //   d = [d0 d1 d2 d3] -> shuffle 2 3 0 1 -> [d2 d3 d0 d1]
+        //
+        // lane 1 = quarter round (0, 5, 10, 15), lane 2 = (1, 6, 11, 12), lane 3 = (2, 7, 8,
+        // 13), lane 0 = (3, 4, 9, 14).
+        for [a, _, c, d] in x.iter_mut() {
+            *a = i32x4_shuffle::<3, 0, 1, 2>(*a, *a);
+            *c = i32x4_shuffle::<1, 2, 3, 0>(*c, *c);
+            *d = i32x4_shuffle::<2, 3, 0, 1>(*d, *d);
+        }
+        row_quarter_rounds(x);
+        // Diagonals back to columns: the inverse lane rotations.
+        for [a, _, c, d] in x.iter_mut() {
+            *a = i32x4_shuffle::<1, 2, 3, 0>(*a, *a);
+            *c = i32x4_shuffle::<3, 0, 1, 2>(*c, *c);
+            *d = i32x4_shuffle::<2, 3, 0, 1>(*d, *d);
+        }
+    }
+}
+
+/// Four quarter rounds per block, one per lane, for every block of `x` step by step.
+#[inline(always)]
+fn row_quarter_rounds<const N: usize>(x: &mut [Rows; N]) {
+    for [a, b, _, d] in x.iter_mut() {
+        *a = i32x4_add(*a, *b);
+        *d = rotl16(v128_xor(*d, *a));
+    }
+    for [_, b, c, d] in x.iter_mut() {
+        *c = i32x4_add(*c, *d);
+        *b = rotl::<12>(v128_xor(*b, *c));
+    }
+    for [a, b, _, d] in x.iter_mut() {
+        *a = i32x4_add(*a, *b);
+        *d = rotl8(v128_xor(*d, *a));
+    }
+    for [_, b, c, d] in x.iter_mut() {
+        *c = i32x4_add(*c, *d);
+        *b = rotl::<7>(v128_xor(*b, *c));
+    }
+}
+
+/// The four rows of a block's 16 words.
+#[inline(always)]
+fn rows_of(w: &[u32; 16]) -> Rows {
+    let row = |r: usize| u32x4(w[4 * r], w[4 * r + 1], w[4 * r + 2], w[4 * r + 3]);
+    [row(0), row(1), row(2), row(3)]
+}
+
+// ---------------------------------------------------------------------------------------
+// Rotations: WebAssembly SIMD has no vector rotate.
+// ---------------------------------------------------------------------------------------
+
+/// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped, one byte shuffle.
+///
+/// ```text
+///   lane bytes  [b0 b1 b2 b3]   (b0 least significant)
+///   shuffle     [b2 b3 b0 b1]   = lane << 16 | lane >> 16
+/// ```
+#[inline(always)]
+fn rotl16(x: v128) -> v128 {
+    i8x16_shuffle::<2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13>(x, x)
+}
+
+/// Each 32-bit lane rotated left by 8: one byte shuffle.
+///
+/// ```text
+///   lane bytes  [b0 b1 b2 b3]   (b0 least significant)
+///   shuffle     [b3 b0 b1 b2]   = lane << 8 | lane >> 24
+/// ```
+#[inline(always)]
+fn rotl8(x: v128) -> v128 {
+    i8x16_shuffle::<3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14>(x, x)
+}
+
+/// Each 32-bit lane rotated left by `L`: two shifts and an `or`.
+#[inline(always)]
+fn rotl<const L: u32>(x: v128) -> v128 {
+    v128_or(i32x4_shl(x, L), u32x4_shr(x, 32 - L))
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory: every pointer load and store of the module.
+// ---------------------------------------------------------------------------------------
+
+/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline(always)]
+unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
+    for (r, &k) in ks.iter().enumerate() {
+        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+}
+
+/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
+/// pointers (in place) are fine.
+///
+/// # Safety
+/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
+/// or disjoint.
+#[inline(always)]
+unsafe fn xor16(inp: *const u8, out: *mut u8, ks: v128) {
+    // SAFETY: the caller vouches for 16 readable bytes at `inp`; `v128.load` has no
+    // alignment requirement (the alignment it encodes is a hint).
+    let data = unsafe { v128_load(inp.cast::<v128>()) };
+    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
+    // `inp`, which was read in full above; no alignment requirement, as for the load.
+    unsafe { v128_store(out.cast::<v128>(), v128_xor(data, ks)) };
+}
+
+/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
+/// XORed, 16 at a time from the vectors and the last `len % 16` from `tail`.
+#[inline(always)]
+fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    store_block(tail, ks);
+    let len = rest.len();
+    let rows = len / 16;
+    let (head, mut bytes) = rest.split_at(rows * 16);
+    let (inp, out) = head.into_raw();
+    for (r, &k) in ks.iter().enumerate().take(rows) {
+        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
+        // disjoint: split from an InOutBuf).
+        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+    }
+    bytes.xor_in2out(&tail[rows * 16..len]);
+}
+
+/// Stores a block's four rows into `out`.
+#[inline(always)]
+fn store_block(out: &mut Block, ks: &Rows) {
+    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
+        store16(chunk.try_into().expect("16 bytes"), k);
+    }
+}
+
+/// Stores a row's 16 bytes (its little-endian serialisation), unaligned.
+#[inline(always)]
+fn store16(out: &mut [u8; 16], v: v128) {
+    // SAFETY: `out` is a unique reference to 16 bytes; `v128.store` has no alignment
+    // requirement.
+    unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v) };
+}
