@@ -4,8 +4,9 @@
 # (scripts/wasm-run.mjs), which tells it the engine's version. Prints the CPU, the engine,
 # the backends and a Markdown table (see the program's header for what it measures).
 #
-#   wasm-bench/run.sh            # about 2 minutes on a 2-core machine, after the build
-#   wasm-bench/run.sh --quick    # a few seconds: only that it runs
+#   wasm-bench/run.sh                        # 31 rounds per workload: a few seconds after the build
+#   wasm-bench/run.sh --quick                # 9 shorter rounds: that it runs (CI's smoke run)
+#   wasm-bench/run.sh --workloads chacha20   # some workloads (the program's header lists them)
 #
 # Needs `node` (20 or later, for node:wasi preview1) and the wasm32-wasip1 target (added
 # with rustup if it is missing). Builds into target/wasm-bench.

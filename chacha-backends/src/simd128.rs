@@ -35,8 +35,14 @@
 //! in lane `i` as a little-endian `u32`, which is the RFC's serialisation of the state
 //! words, so keystream vectors are stored as they are.
 //!
-//! The instruction counts of the hot loops, the measurements under Node (V8) and what was
-//! rejected: `DECISIONS.md` in this crate, § simd128.
+//! # Cost
+//! A double round of the 4-block kernel is 128 SIMD instructions in the wasm (32 add, 32
+//! xor, 16 shuffles, 48 for the shift rotates), the minimum; V8 makes about 200 x86-64
+//! instructions of them (each rotate-by-8 shuffle becomes `vpshufb` with its mask built
+//! from immediates, the 16 words spill a little), bound by the three vector ports. The
+//! counts, the measurements under Node (V8) and what was rejected (shift rotates for 16
+//! and 8, the head of the first double round, quarter rounds in pairs): `DECISIONS.md` in
+//! this crate, § simd128.
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shl, i32x4_shuffle, i64x2_shuffle, u32x4, u32x4_shr, u32x4_splat, v128,

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# wasm-bench/ab.sh REV [ROUNDS] — the simd128 kernel of revision REV ("base") against the
+# working tree's ("work"), both in one wasm32-wasip1 program (+simd128, release) under
+# Node, calls interleaved: the way to decide a change to chacha-backends/src/simd128.rs
+# (two runs of the timing program differ by more than most kernel changes on the shared
+# machines). Prints per workload both medians and base/work at the 10th, 50th and 90th
+# percentiles of the rounds (above 1: the working tree is faster). ROUNDS: default 41.
+#
+# How: wasm-bench/ab/main.rs includes the two versions of simd128.rs as modules `base` and
+# `work` (the file needs nothing of the crate but chacha-core) and is built as a crate of
+# its own in target/wasm-ab.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev=${1:?usage: wasm-bench/ab.sh REV [ROUNDS]}
+root=$PWD
+dir=$root/target/wasm-ab
+mkdir -p "$dir/src"
+git show "$rev:chacha-backends/src/simd128.rs" >"$dir/src/base.rs"
+cp chacha-backends/src/simd128.rs "$dir/src/work.rs"
+cp wasm-bench/ab/main.rs "$dir/src/main.rs"
+cat >"$dir/Cargo.toml" <<TOML
+[package]
+name = "chacha-wasm-ab"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+chacha-core = { path = "$root/chacha-core" }
+TOML
+(cd "$dir" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+  cargo build -q --release --target wasm32-wasip1 2>&1 | grep -v '^warning' || true)
+exec node scripts/wasm-run.mjs "$dir/target/wasm32-wasip1/release/chacha-wasm-ab.wasm" "${2:-41}"
