@@ -35,7 +35,7 @@ status=0
 peers='^<?poly1305::'
 calls=$(awk -v calls="^($calls)$" '
           /^[0-9a-f]+ <.*>:$/ { fn = substr($0, index($0, "<") + 1); sub(/>:$/, "", fn); next }
-          $2 ~ calls && $0 ~ /<(core::core_arch::|_ZN4core9core_arch)/ { print fn "\t" $0 }' "$dis" |
+          $2 ~ calls && $0 ~ /[0-9a-f]+ <(core::core_arch::|_ZN4core9core_arch)/ { print fn "\t" $0 }' "$dis" |
         grep -vE "$peers" | cut -f2- |
         grep -vE '::(_xgetbv|__cpuid|__cpuid_count)(>|17h)' |
         sed -E 's/^.*<(.*)>.*$/\1/' | sort | uniq -c | sort -rn || true)
