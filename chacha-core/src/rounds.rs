@@ -15,6 +15,17 @@ pub trait Rounds: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'stati
     const DOUBLE_ROUNDS: usize;
     /// Rounds, as in the cipher's name: `ChaCha20` → 20.
     const ROUNDS: usize = 2 * Self::DOUBLE_ROUNDS;
+    /// **Double rounds, as the published `chacha20` crate's `Rounds::COUNT`** (10 for
+    /// [`R20`], *not* 20): the same value as [`DOUBLE_ROUNDS`](Self::DOUBLE_ROUNDS), under
+    /// the published name, so code written against that crate keeps its meaning. New code
+    /// should say `DOUBLE_ROUNDS` or [`ROUNDS`](Self::ROUNDS).
+    ///
+    /// ```
+    /// use chacha_core::{R8, R20, Rounds};
+    /// assert_eq!((R20::COUNT, R20::ROUNDS), (10, 20));
+    /// assert_eq!(R8::COUNT, R8::DOUBLE_ROUNDS);
+    /// ```
+    const COUNT: usize = Self::DOUBLE_ROUNDS;
 }
 
 macro_rules! rounds {
@@ -43,5 +54,6 @@ mod tests {
     fn round_counts_match_names() {
         assert_eq!((R8::ROUNDS, R12::ROUNDS, R20::ROUNDS), (8, 12, 20));
         assert_eq!((R8::DOUBLE_ROUNDS, R12::DOUBLE_ROUNDS, R20::DOUBLE_ROUNDS), (4, 6, 10));
+        assert_eq!((R8::COUNT, R12::COUNT, R20::COUNT), (4, 6, 10));
     }
 }

@@ -32,6 +32,58 @@ pub trait Variant: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'stat
     const MAX_COUNTER: u64;
     /// How many blocks one key and nonce can produce: `MAX_COUNTER + 1`.
     const BLOCKS: u128 = Self::MAX_COUNTER as u128 + 1;
+
+    /// The block counter held in `row`, state words 12.. (the published `chacha20` crate's
+    /// `Variant::get_block_pos`): word 12 for [`Ietf`], words 12 (low) and 13 (high) for
+    /// [`Legacy`].
+    ///
+    /// # Panics
+    /// If `row` is shorter than [`COUNTER_WORDS`](Self::COUNTER_WORDS).
+    ///
+    /// ```
+    /// use chacha_core::{Ietf, Legacy, Variant};
+    /// assert_eq!(Ietf::get_block_pos(&[7, 1, 2, 3]), 7u32);
+    /// assert_eq!(Legacy::get_block_pos(&[7, 1, 2, 3]), (1u64 << 32) | 7);
+    /// ```
+    fn get_block_pos(row: &[u32]) -> Self::Counter {
+        let low = u64::from(row[0]);
+        let high = if Self::COUNTER_WORDS == 2 { u64::from(row[1]) } else { 0 };
+        // At most `COUNTER_WORDS` words, so it fits the counter's width.
+        Self::Counter::try_from((high << 32) | low).unwrap_or_default()
+    }
+
+    /// Writes the block counter `pos` into `row`, state words 12.. (the published crate's
+    /// `Variant::set_block_pos`); the nonce words are left as they are.
+    ///
+    /// # Panics
+    /// If `row` is shorter than [`COUNTER_WORDS`](Self::COUNTER_WORDS).
+    ///
+    /// ```
+    /// use chacha_core::{Legacy, Variant};
+    /// let mut row = [0u32; 4];
+    /// Legacy::set_block_pos(&mut row, (5u64 << 32) | 9);
+    /// assert_eq!(row, [9, 5, 0, 0]);
+    /// ```
+    fn set_block_pos(row: &mut [u32], pos: Self::Counter) {
+        let pos: u64 = pos.into();
+        row[0] = pos as u32;
+        if Self::COUNTER_WORDS == 2 {
+            row[1] = (pos >> 32) as u32;
+        }
+    }
+
+    /// The blocks after block `block_pos` to the end of the stream, `MAX_COUNTER -
+    /// block_pos`, if that fits a `usize` (the published crate's
+    /// `Variant::remaining_blocks`, which `cipher` uses as a core's `remaining_blocks`).
+    ///
+    /// ```
+    /// use chacha_core::{Ietf, Variant};
+    /// assert_eq!(Ietf::remaining_blocks(u32::MAX), Some(0));
+    /// assert_eq!(Ietf::remaining_blocks(0), Some(u32::MAX as usize));
+    /// ```
+    fn remaining_blocks(block_pos: Self::Counter) -> Option<usize> {
+        (Self::MAX_COUNTER - block_pos.into()).try_into().ok()
+    }
 }
 
 /// RFC 8439 layout: 32-bit block counter in word 12, 96-bit nonce in words 13–15.
@@ -68,5 +120,19 @@ mod tests {
         assert_eq!(Legacy::NONCE_LEN, [0u8; 8].len());
         assert_eq!(Ietf::BLOCKS, 1 << 32);
         assert_eq!(Legacy::BLOCKS, 1 << 64);
+    }
+
+    #[test]
+    fn block_positions_round_trip_and_leave_the_nonce() {
+        let mut row = [0xAAAA_AAAA; 4];
+        Ietf::set_block_pos(&mut row, 0x1234_5678);
+        assert_eq!(row, [0x1234_5678, 0xAAAA_AAAA, 0xAAAA_AAAA, 0xAAAA_AAAA]);
+        assert_eq!(Ietf::get_block_pos(&row), 0x1234_5678);
+        Legacy::set_block_pos(&mut row, 0x0102_0304_0506_0708);
+        assert_eq!(row, [0x0506_0708, 0x0102_0304, 0xAAAA_AAAA, 0xAAAA_AAAA]);
+        assert_eq!(Legacy::get_block_pos(&row), 0x0102_0304_0506_0708);
+        assert_eq!(Ietf::remaining_blocks(u32::MAX - 3), Some(3));
+        assert_eq!(Legacy::remaining_blocks(u64::MAX - 3), Some(3));
+        assert_eq!(Legacy::remaining_blocks(0), usize::try_from(u64::MAX).ok());
     }
 }

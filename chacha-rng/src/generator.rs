@@ -49,6 +49,11 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaChaCore<R, V, K> {
         V::Counter::try_from(self.state.counter()).unwrap_or_default()
     }
 
+    /// The state and the kernel, for `From<ChaChaCore> for ChaChaRng`.
+    pub(crate) fn parts(&self) -> (&State<V>, K) {
+        (&self.state, self.kernel)
+    }
+
     /// Moves to block `pos`.
     pub fn set_block_pos(&mut self, pos: V::Counter) {
         let block: u64 = pos.into();

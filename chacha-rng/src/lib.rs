@@ -62,10 +62,23 @@
 //! | `get_stream` / `set_stream` (resets the position to 0) | yes |
 //! | `get_seed` | yes |
 //! | `serialize_state` / `deserialize_state`, `SerializedRngState` (`[u8; 49]`), `Seed` | yes, the same bytes |
-//! | `Clone`, `PartialEq`/`Eq` on (seed, stream, position) | yes |
+//! | `PartialEq`/`Eq` on (seed, stream, position) | yes |
+//! | `Clone` | the published `chacha20` RNGs are *not* `Clone` (`rand_chacha`'s are); these are, an addition |
 //! | `Debug` without the seed | yes (it shows rounds, kernel and position) |
 //! | `ZeroizeOnDrop` (feature `zeroize`) | yes, buffer included |
 //! | `ChaChaCore<R, V>` with `block::Generator`, `SeedableRng`, `get_block_pos`/`set_block_pos` (`V::Counter`) | [`ChaChaCore`] (what `rand`'s `ThreadRng` uses); its output is 16 blocks, not 4 (see its docs); it is not a `cipher` stream core here (the ciphers are `chacha20::ChaCha`) |
+//! | `Rounds::COUNT` | yes: double rounds, as there (10 for `R20`); beside `DOUBLE_ROUNDS` and `ROUNDS` |
+//! | user-defined `Rounds` (an `R4` of your own) | no: [`Rounds`] is sealed here (the SIMD backends are monomorphised and tested on `R8`, `R12`, `R20` only; an unsealed trait would promise every backend is right for any round count, which no test checks yet) |
+//!
+//! And `rand_chacha` 0.10's:
+//!
+//! | item of `rand_chacha` 0.10 | here |
+//! |---|---|
+//! | `ChaCha8Rng`, `ChaCha12Rng`, `ChaCha20Rng` (`SeedableRng`, `Rng`, `CryptoRng`, `get/set_word_pos`, `get_stream`, `get_seed`, `PartialEq`/`Eq`, `Clone`, `Debug`) | yes, the same output |
+//! | `ChaCha8Core`, `ChaCha12Core`, `ChaCha20Core` (`Generator`, `SeedableRng`, `Clone`, `Debug`) | yes: aliases of [`ChaChaCore`] with `Legacy`; the output is 16 blocks per `generate`, not 4; not `PartialEq` |
+//! | `set_stream` | different: `rand_chacha` keeps the word position, this crate resets it to 0 as the published `chacha20` 0.10.2 (whose RNGs `rand` 0.10 uses) does; call `set_word_pos` after `set_stream` for the same stream position in both |
+//! | `From<ChaChaXCore> for ChaChaXRng` | yes, for every kernel: the generator goes on from the core's block, as `rand_chacha`'s does |
+//! | `ChaChaRng` = `ChaCha20Rng`, `ChaChaCore` = `ChaCha20Core` (non-generic aliases) | no: here [`ChaChaRng<R, K>`](ChaChaRng) and [`ChaChaCore<R, V, K>`](ChaChaCore) are the generic types themselves, so `ChaChaRng::from_seed` needs the rounds named (`ChaCha20Rng::from_seed`); renaming them would break this crate's own API and the published `chacha20` crate's `ChaChaCore<R, V>` name |
 //! | `serde` (`rand_chacha`'s feature) | feature `serde`: the abstract state `{seed, stream, word_pos}` in `rand_chacha`'s format |
 //!
 //! Deliberately different: `Debug` prints `ChaChaRng { rounds, kernel, word_pos, .. }`
@@ -99,6 +112,7 @@ mod rng;
 pub use chacha_backends::Backend;
 pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
 pub use generator::{CORE_BLOCKS, ChaChaCore};
+
 pub use rand_core;
 pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 
@@ -108,3 +122,19 @@ pub type ChaCha8Rng = ChaChaRng<R8>;
 pub type ChaCha12Rng = ChaChaRng<R12>;
 /// ChaCha with 20 rounds as a random number generator.
 pub type ChaCha20Rng = ChaChaRng<R20>;
+
+/// ChaCha8's block generator (`rand_chacha`'s `ChaCha8Core`): [`ChaChaCore`] with the
+/// original layout, the stream of [`ChaCha8Rng`].
+///
+/// ```
+/// use chacha_rng::rand_core::{Rng, SeedableRng};
+/// use chacha_rng::{ChaCha8Core, ChaCha8Rng};
+///
+/// let mut rng = ChaCha8Rng::from(ChaCha8Core::from_seed([7; 32]));
+/// assert_eq!(rng.next_u64(), ChaCha8Rng::from_seed([7; 32]).next_u64());
+/// ```
+pub type ChaCha8Core = ChaChaCore<R8, Legacy>;
+/// ChaCha12's block generator (`rand_chacha`'s `ChaCha12Core`), the stream of [`ChaCha12Rng`].
+pub type ChaCha12Core = ChaChaCore<R12, Legacy>;
+/// ChaCha20's block generator (`rand_chacha`'s `ChaCha20Core`), the stream of [`ChaCha20Rng`].
+pub type ChaCha20Core = ChaChaCore<R20, Legacy>;

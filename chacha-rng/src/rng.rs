@@ -275,6 +275,38 @@ impl<R: Rounds, K: Kernel> TryRng for ChaChaRng<R, K> {
 
 impl<R: Rounds, K: Kernel> TryCryptoRng for ChaChaRng<R, K> {}
 
+/// The generator that goes on from `core`'s next block (seed, stream and block position),
+/// on its kernel, as `rand_chacha`'s `From<ChaChaXCore> for ChaChaXRng` does.
+///
+/// ```
+/// use chacha_rng::rand_core::{Rng, SeedableRng};
+/// use chacha_rng::{ChaCha20Core, ChaCha20Rng};
+///
+/// let mut core = ChaCha20Core::from_seed([3; 32]);
+/// core.set_block_pos(5);
+/// let mut rng = ChaCha20Rng::from(core);
+/// let mut want = ChaCha20Rng::from_seed([3; 32]);
+/// want.set_block_pos(5);
+/// assert_eq!(rng.next_u64(), want.next_u64());
+/// ```
+impl<R: Rounds, K: Kernel> From<crate::ChaChaCore<R, Legacy, K>> for ChaChaRng<R, K> {
+    fn from(core: crate::ChaChaCore<R, Legacy, K>) -> Self {
+        let (state, kernel) = core.parts();
+        let mut rng = Self {
+            state: state.clone(),
+            kernel,
+            buf: [[0; BLOCK_LEN]; BUF_BLOCKS],
+            index: BUF_WORDS,
+            bulk: false,
+            _rounds: R::default(),
+        };
+        // The core's next block; `set_block_pos` also handles a core that wrapped.
+        rng.set_block_pos(core.get_block_pos());
+        // `core` is dropped here (and its state wiped, with `zeroize`).
+        rng
+    }
+}
+
 /// Equal when seed, stream and word position are: two generators that buffered
 /// different parts of one stream but stand at the same word are equal.
 impl<R: Rounds, K: Kernel> PartialEq for ChaChaRng<R, K> {

@@ -106,17 +106,26 @@
 //! is in the 0.10 series so that `[patch.crates-io]` can put it under `rand` and
 //! `chacha20poly1305`; the workspace README's "Use it everywhere" shows how):
 //!
+//! `tests/published_api.rs` names every item of this table that is the same, in one body
+//! compiled against the published crate and against this one, and compares the output byte
+//! for byte; the rows that differ are left out of it by name.
+//!
 //! | published 0.10.2 | here |
 //! |---|---|
 //! | `ChaCha20`, `ChaCha12`, `ChaCha8`, `Key`, `Nonce`, `KeyIvInit`, `cipher` | the same names; `KeyIvInit + StreamCipher + StreamCipherSeek` as there |
+//! | `cipher::StreamCipherCoreWrapper` (`cipher`'s `stream-wrapper` feature, which the published crate turns on) | the same: the feature is on here too, for cores of your own |
 //! | `ChaCha20Legacy`, `LegacyNonce` (`legacy`) | the same; plus `ChaCha12Legacy`, `ChaCha8Legacy` |
 //! | `XChaCha20`, `XChaCha12`, `XChaCha8`, `XNonce`, `hchacha` (`xchacha`) | the same; XChaCha also keeps going past 2^32 blocks (libsodium's stream) |
-//! | `R8`, `R12`, `R20`, `Rounds` | the same markers; `Rounds` has `DOUBLE_ROUNDS` and `ROUNDS` where the published one has `COUNT` (its `COUNT` held half the round count, a name this workspace avoids) |
-//! | `variants::{Ietf, Legacy, Variant}` | the same, with `Variant::Counter` (`u32` / `u64`) |
+//! | `R8`, `R12`, `R20`, `Rounds` | the same markers |
+//! | `Rounds::COUNT` | the same: **double rounds, as the published crate's** (10 for `R20`); beside it `DOUBLE_ROUNDS` (the same) and `ROUNDS` (20) |
+//! | a `Rounds` of your own (the published trait is open: an `R4` compiles there) | not possible: [`Rounds`] is sealed here. The SIMD backends are monomorphised on `R` and tested against the reference for 8, 12 and 20 rounds only; opening the trait would promise every backend is right for any round count, which no test checks yet |
+//! | `variants::{Ietf, Legacy, Variant}` | the same, with `Variant::Counter` (`u32` / `u64`); sealed, as there |
+//! | `Variant::get_block_pos(row)`, `set_block_pos(row, pos)`, `remaining_blocks(pos)` | the same functions and values |
 //! | `ChaCha8Rng`, `ChaCha12Rng`, `ChaCha20Rng`, `Seed`, `SerializedRngState`, `rand_core` (`rng`) | the same API and output, from `chacha-rng` |
 //! | `ChaChaCore<R, V>` as `rand_core::block::Generator` + `SeedableRng`, `get_block_pos`/`set_block_pos` (`rng`) | `ChaChaCore` from `chacha-rng`: 16 blocks per `generate` instead of 4 (`rand` reads the size from the type) |
-//! | `ChaChaCore<R, V>`, `ChaCha20LegacyCore`, `XChaChaCore<R>` as `cipher` block-level cores (`StreamCipherCore`) under `StreamCipherCoreWrapper` | not here: the cipher types are [`ChaCha`] / [`XChaCha`] themselves, which XOR whole requests in one kernel call instead of block by block; nothing in `rand` or `chacha20poly1305` names the cores |
-//! | `zeroize` feature (`ZeroizeOnDrop`) | the same |
+//! | `ChaChaCore<R, V>`, `ChaCha20LegacyCore`, `XChaChaCore<R>` as `cipher` block-level cores (`KeyIvInit`, `StreamCipherCore`, `StreamCipherSeekCore`) under `StreamCipherCoreWrapper`, and the wrapper's `.get_core()` | not here: the cipher types are [`ChaCha`] / [`XChaCha`] themselves, which XOR whole requests in one kernel call instead of block by block, so there is no core to get; `ChaChaCore` is here the `rand_core` block generator only (`rand`'s `ThreadRng` names it, as `BlockRng<ChaChaCore<R12, Legacy>>`); nothing in `rand` or `chacha20poly1305` names the cipher cores (`XChaChaCore` cannot be named outside the published crate) |
+//! | `ChaChaCore::<R, Ietf>::from_seed` | panics there (an 8-byte nonce in the 12-byte layout); here the zero-nonce RFC 8439 stream |
+//! | `zeroize` feature (`ZeroizeOnDrop`) | the same for the RNGs and `ChaChaCore`; the ciphers here implement it too, where the published `StreamCipherCoreWrapper` does not (that takes `cipher`'s own `zeroize` feature, which the published crate leaves off; its cores wipe on drop either way) |
 //! | `--cfg chacha20_backend="soft|sse2|avx2|avx512"`, `--cfg chacha20_avx512` | the same flags: `chacha20_backend` pins that one backend (as `--cfg chacha_backend="…"`, see `chacha-backends`), without needing `-C target-feature`; `chacha20_avx512` is accepted, and AVX-512 needs no opt-in here |
 //!
 //! ## Features

@@ -88,6 +88,44 @@ pub fn get(name: &str) -> &'static Vector {
     all().iter().find(|v| v.name == name).unwrap_or_else(|| panic!("vectors.txt has no vector {name:?}"))
 }
 
+/// Runs an API probe's two instantiations — `published()` against the published crate,
+/// `ours()` against this workspace's — and asserts they wrote the same transcript, naming
+/// the first byte that differs. `min_len` guards against a probe that wrote almost nothing.
+pub fn assert_same_transcript(published: fn() -> Vec<u8>, ours: fn() -> Vec<u8>, min_len: usize) {
+    let (want, got) = (published(), ours());
+    assert!(want.len() >= min_len, "the probe wrote {} bytes, fewer than {min_len}", want.len());
+    let first = got.iter().zip(&want).position(|(a, b)| a != b);
+    assert_eq!(got, want, "first difference at byte {first:?} of {}", want.len());
+}
+
+/// The part of an API probe both RNG APIs share (the published `chacha20`'s `rng` and
+/// `rand_chacha`): writes to `$out` what `$rng` (a fresh `ChaCha20Rng` of crate `$c` seeded
+/// with `[7; 32]`) gives through `next_u32`, `next_u64`, `fill_bytes`, `get_word_pos`,
+/// `set_word_pos`, `set_stream` (then `set_word_pos`: `rand_chacha` keeps the position
+/// across `set_stream`, the published `chacha20` resets it), `get_stream`, `get_seed`,
+/// `Debug`, and `seed_from_u64` of `ChaCha12Rng` and `ChaCha8Rng`. The caller has
+/// `rand_core`'s `Rng` and `SeedableRng` in scope.
+#[macro_export]
+macro_rules! probe_rng_methods {
+    ($c:ident, $rng:ident, $out:ident) => {
+        $out.extend_from_slice(&$rng.next_u32().to_le_bytes());
+        $out.extend_from_slice(&$rng.next_u64().to_le_bytes());
+        let mut bytes = [0u8; 77];
+        $rng.fill_bytes(&mut bytes);
+        $out.extend_from_slice(&bytes);
+        $out.extend_from_slice(&$rng.get_word_pos().to_le_bytes());
+        $rng.set_word_pos((1 << 40) + 3);
+        $out.extend_from_slice(&$rng.next_u32().to_le_bytes());
+        $rng.set_stream(99);
+        $rng.set_word_pos((1 << 40) + 4);
+        $out.extend_from_slice(&$rng.get_stream().to_le_bytes());
+        $out.extend_from_slice(&$rng.get_seed());
+        let _ = format!("{:?}", $rng);
+        $out.extend_from_slice(&$c::ChaCha12Rng::seed_from_u64(1).next_u64().to_le_bytes());
+        $out.extend_from_slice(&$c::ChaCha8Rng::seed_from_u64(1).next_u64().to_le_bytes());
+    };
+}
+
 /// Deterministic filler bytes (xorshift) for test and fuzz inputs, so data differs from
 /// byte to byte, block to block and seed to seed.
 pub fn filler(seed: u64, len: usize) -> Vec<u8> {
