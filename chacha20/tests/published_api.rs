@@ -7,8 +7,9 @@
 //! crate's docs and README) that says why: `ChaChaCore<R, V>` as a `cipher` stream core
 //! (`KeyIvInit`, `StreamCipherCore`, `StreamCipherSeekCore`, `.get_core()` of the
 //! wrapper), `ChaCha20LegacyCore` (the row "`ChaChaCore<R, V>`, `ChaCha20LegacyCore`,
-//! `XChaChaCore<R>` as `cipher` block-level cores"); a user-defined `Rounds` (the row "user-defined
-//! `Rounds`"). `XChaChaCore` is not nameable in the published crate.
+//! `XChaChaCore<R>` as `cipher` block-level cores"); a user-defined `Rounds` (the row "a
+//! `Rounds` of your own"); `ChaChaCore::<_, Ietf>::from_seed` (the row of that name: it
+//! panics in the published crate). `XChaChaCore` is not nameable in the published crate.
 
 macro_rules! probe {
     ($name:ident, $c:ident) => {
