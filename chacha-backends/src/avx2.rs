@@ -4,12 +4,12 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 16 whole | `k8_from_head`, repeated: 8 word-sliced blocks, each set's first double round from the head | `x[i]` = word `i` of 8 blocks |
-//! | ≥ 8 (and 7, one block wasted) | `k8_whole` / `k8`: 8 word-sliced blocks in `ymm` | same |
-//! | 5, 6 | `k6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
-//! | 3, 4 | `k4`: two chains of rows (3: one block wasted) | same |
-//! | 2 | `k2`: one chain of rows | same |
-//! | 1 | `k1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)); a request of 1–64 bytes runs it alone, in `xor_avx2_1` | one row per `__m128i` |
+//! | ≥ 16 whole | `sliced8_from_head`, repeated: 8 word-sliced blocks, each set's first double round from the head | `x[i]` = word `i` of 8 blocks |
+//! | ≥ 8 (and 7, one block wasted) | `sliced8_whole` / `sliced8`: 8 word-sliced blocks in `ymm` | same |
+//! | 5, 6 | `rows6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
+//! | 3, 4 | `rows4`: two chains of rows (3: one block wasted) | same |
+//! | 2 | `rows2`: one chain of rows | same |
+//! | 1 | `rows1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)); a request of 1–64 bytes runs it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! A request never computes more than one block it does not use. Whole blocks are XORed
 //! from input to output straight out of registers (load, XOR, store); a partial last
@@ -73,7 +73,9 @@ impl Kernel for Avx2 {
         let (inp, out) = buf.into_raw();
         if (1..=64).contains(&len) {
             // SAFETY: as below.
-            return unsafe { xor_avx2_1::<R, V>(state, state.counter(), inp, out, len, tail.as_mut_ptr()) };
+            return unsafe {
+                xor_avx2_one_block::<R, V>(state, state.counter(), inp, out, len, tail.as_mut_ptr())
+            };
         }
         // SAFETY: an Avx2 exists only if detect() saw AVX2; `inp` and `out` are valid for
         // `len` bytes (they come from one `InOutBuf`) and `tail` for 64.
@@ -248,19 +250,19 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
     }
 }
 
-/// A request of one block or less (`1 <= len <= 64`: a short message): [`k1`] alone, in a
+/// A request of one block or less (`1 <= len <= 64`: a short message): [`rows1`] alone, in a
 /// function of its own: inside [`xor_avx2`], whose frame serves the 8-block loop and its
 /// out-of-line kernel calls, a short message also paid its register saves and spills.
 ///
 /// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
 /// nonce words into one 16-byte load of row d, which spans the counter's own 4-byte store
-/// and so cannot be store-forwarded (see [`k1`]; figures in DECISIONS.md, § Shared by the
+/// and so cannot be store-forwarded (see [`rows1`]; figures in DECISIONS.md, § Shared by the
 /// x86 backends).
 ///
 /// # Safety
 /// As [`xor_avx2`].
 #[target_feature(enable = "avx2")]
-unsafe fn xor_avx2_1<R: Rounds, V: Variant>(
+unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     state: &State<V>,
     counter: u64,
     inp: *const u8,
@@ -270,7 +272,7 @@ unsafe fn xor_avx2_1<R: Rounds, V: Variant>(
 ) {
     let d = Dest { inp, out, whole: len / 64, tail };
     // SAFETY: the caller's guarantee: block 0 is the whole block or the partial one.
-    unsafe { k1::<R, V, true>(state.words(), counter, d, 0) };
+    unsafe { rows1::<R, V, true>(state.words(), counter, d, 0) };
     let rem = len % 64;
     if rem != 0 {
         // SAFETY: the `rem` bytes of the buffers, and the 64 bytes of `tail`.
@@ -303,14 +305,14 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let masks = Masks::new();
     let mut done = 0;
     // Sets of 8 whole blocks (the bulk): no per-block test for the partial block. Two
-    // sets or more start from the head (see `k8_from_head`), with each set's column
+    // sets or more start from the head (see `sliced8_from_head`), with each set's column
     // chain computed during the set before.
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.now, counter, masks);
         while d.whole - done >= 8 {
             // SAFETY: blocks done..done+8 are whole blocks of the request.
-            chain = unsafe { k8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks) };
+            chain = unsafe { sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks) };
             done += 8;
             counter = counter.wrapping_add(8);
             if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
@@ -320,14 +322,14 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
         }
     } else if d.whole >= 8 {
         // SAFETY: blocks 0..8 are whole blocks of the request.
-        unsafe { k8_whole::<R, V, XOR>(w, counter, d, done, masks) };
+        unsafe { sliced8_whole::<R, V, XOR>(w, counter, d, done, masks) };
         done += 8;
         counter = counter.wrapping_add(8);
     }
     // A set of 8 whose last block is the partial one.
     if blocks - done >= 8 {
         // SAFETY: blocks done..done+8 are in the request.
-        unsafe { k8::<R, V, XOR>(w, counter, d, done, 8, masks) };
+        unsafe { sliced8::<R, V, XOR>(w, counter, d, done, 8, masks) };
         done += 8;
         counter = counter.wrapping_add(8);
     }
@@ -336,19 +338,19 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
         0 => {}
         // SAFETY: in every arm, the kernels emit exactly the blocks `done..blocks`, all
         // in the request.
-        1 => unsafe { k1::<R, V, XOR>(w, counter, d, done) },
+        1 => unsafe { rows1::<R, V, XOR>(w, counter, d, done) },
         // SAFETY: as above.
-        2 => unsafe { k2::<R, V, XOR>(w, counter, d, done, masks) },
+        2 => unsafe { rows2::<R, V, XOR>(w, counter, d, done, masks) },
         // SAFETY: as above.
-        3 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 3, masks) },
+        3 => unsafe { rows4::<R, V, XOR>(w, counter, d, done, 3, masks) },
         // SAFETY: as above.
-        4 => unsafe { k4::<R, V, XOR>(w, counter, d, done, 4, masks) },
+        4 => unsafe { rows4::<R, V, XOR>(w, counter, d, done, 4, masks) },
         // SAFETY: as above.
-        5 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 5, masks) },
+        5 => unsafe { rows6::<R, V, XOR>(w, counter, d, done, 5, masks) },
         // SAFETY: as above.
-        6 => unsafe { k6::<R, V, XOR>(w, counter, d, done, 6, masks) },
+        6 => unsafe { rows6::<R, V, XOR>(w, counter, d, done, 6, masks) },
         // SAFETY: as above.
-        _ => unsafe { k8::<R, V, XOR>(w, counter, d, done, 7, masks) },
+        _ => unsafe { sliced8::<R, V, XOR>(w, counter, d, done, 7, masks) },
     }
 }
 
@@ -744,7 +746,7 @@ fn wrapped8(counter: u64) -> __m256i {
 /// As [`emit`], for blocks `base .. base + n`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k8<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest,
@@ -812,14 +814,14 @@ macro_rules! put8_whole {
 }
 
 /// Blocks `base .. base + 8`, all whole: the bulk loop's body (of a request with one set
-/// of 8 whole blocks; with more, [`k8_from_head`]).
+/// of 8 whole blocks; with more, [`sliced8_from_head`]).
 ///
 /// # Safety
 /// Blocks `base .. base + 8` are whole (`base + 8 <= d.whole`); `d.inp` (if `XOR`) and
 /// `d.out` are valid for them.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest,
@@ -833,7 +835,7 @@ unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { put8_whole!(x, input, d, base, XOR) };
 }
 
-/// As [`k8_whole`], with the first double round started from the head: the lanes start
+/// As [`sliced8_whole`], with the first double round started from the head: the lanes start
 /// from `heads` (the `head` module: 53 of the first double round's 128 vector
 /// instructions, the same in every lane, done once per call in scalar code) and `chain`,
 /// this set's [`column_chain8`], computed by the set before; the rest of the first
@@ -846,10 +848,10 @@ unsafe fn k8_whole<R: Rounds, V: Variant, const XOR: bool>(
 /// `asm!` pins it where it is computed.
 ///
 /// # Safety
-/// As [`k8_whole`].
+/// As [`sliced8_whole`].
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k8_from_head<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     heads: &Heads,
@@ -875,7 +877,7 @@ unsafe fn k8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     first_diagonal8(&mut x, m);
     let mut next = column_chain8(&heads.now, counter.wrapping_add(8), m);
     // Pinned here: see the docs above.
-    pin!(ymm_reg; next[0], next[1], next[2], next[3]);
+    schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
     rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
     // SAFETY: the caller's guarantee.
     unsafe { put8_whole!(x, input, d, base, XOR) };
@@ -1024,7 +1026,7 @@ macro_rules! to_columns256 {
 }
 
 /// Row d of the block with counter `counter`: the counter from the register, the nonce
-/// words from `w` (see `k1` for why word 12 is never loaded).
+/// words from `w` (see `rows1` for why word 12 is never loaded).
 #[inline(always)]
 fn row_d<V: Variant>(w: &[u32; 16], counter: u64) -> [u32; 4] {
     let mut d = [counter as u32, w[13], w[14], w[15]];
@@ -1037,7 +1039,7 @@ fn row_d<V: Variant>(w: &[u32; 16], counter: u64) -> [u32; 4] {
 /// The four rows of two blocks (counter, counter + 1) of `w`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
+fn input_rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
     let row = |i: usize| {
         let r = _mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32);
         _mm256_broadcastsi128_si256(r)
@@ -1085,14 +1087,14 @@ unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both
 /// As [`emit`], for both blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k2<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn rows2<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest,
     base: usize,
     m: Masks,
 ) {
-    let input = rows2::<V>(w, counter);
+    let input = input_rows2::<V>(w, counter);
     let [mut a, mut b, mut c, mut dd] = input;
     for _ in 0..R::DOUBLE_ROUNDS {
         qr_rows256!(a, b, c, dd, m);
@@ -1116,7 +1118,7 @@ unsafe fn k2<R: Rounds, V: Variant, const XOR: bool>(
 /// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn rows4<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest,
@@ -1124,7 +1126,7 @@ unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
     n: usize,
     m: Masks,
 ) {
-    let i0 = rows2::<V>(w, counter);
+    let i0 = input_rows2::<V>(w, counter);
     let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
     let [mut a0, mut b0, mut c0, mut d0] = i0;
     let [mut a1, mut b1, mut c1, mut d1] = i1;
@@ -1162,7 +1164,7 @@ unsafe fn k4<R: Rounds, V: Variant, const XOR: bool>(
 /// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn rows6<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest,
@@ -1170,7 +1172,7 @@ unsafe fn k6<R: Rounds, V: Variant, const XOR: bool>(
     n: usize,
     m: Masks,
 ) {
-    let i0 = rows2::<V>(w, counter);
+    let i0 = input_rows2::<V>(w, counter);
     let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
     let i2 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 4)];
     let [mut a0, mut b0, mut c0, mut d0] = i0;
@@ -1259,7 +1261,7 @@ macro_rules! rounds1_xmm {
 /// As [`emit`], for that block.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn k1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
+unsafe fn rows1<R: Rounds, V: Variant, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest, base: usize) {
     // Rows a, b, c straight from the state; row d from the counter register and the nonce
     // words only. Nothing may load word 12 (or 13) as part of a wider load: `State`
     // stores the counter alone after every call, and a load that spans a recent smaller

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set from the head; one spare lane for a last 15 | word-sliced |
 //! | 15 … 30 | `sliced16`: 16 blocks in zmm, once; one spare lane for 15 | word-sliced |
-//! | 1 … 14 | `rows_1` … `rows_14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows_1` alone, in `run_1`; one-chain kernels step in the form this CPU runs faster (`RowSteps`) | rows |
+//! | 1 … 14 | `rows1` … `rows14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows1` alone, in `run_one_block`; one-chain kernels step in the form this CPU runs faster (`RotateForm`) | rows |
 //!
 //! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
 //!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
@@ -27,7 +27,7 @@
 //!   place, so the shuffles are off the dependency chain). Up to four independent chains
 //!   interleave step by step: each is a dependent chain, so two to four cost about one
 //!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
-//! - **Split rotates** (`RowSteps`): the one-chain kernels (1 and 2 blocks, `hchacha`) have
+//! - **Split rotates** (`RotateForm`): the one-chain kernels (1 and 2 blocks, `hchacha`) have
 //!   a second step form, `(d ^ a) <<< n` as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one
 //!   `vpternlogd`, 3 cycles a step by the latency tables; `detect` picks it where `vprold`
 //!   takes 2 cycles (AMD Zen 4: 4 cycles with it) and keeps `vprold` on Intel.
@@ -68,7 +68,7 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
 /// row steps (rotate, or split into two shifts; see the module docs) is faster on this
 /// CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Avx512(RowSteps);
+pub struct Avx512(RotateForm);
 
 /// The step form of the row kernels with one chain (1 block in xmm, 2 in ymm: requests of
 /// up to 128 bytes, and `hchacha`): a dependent chain, so the faster form is the one with
@@ -76,7 +76,7 @@ pub struct Avx512(RowSteps);
 /// forms give the same bytes; both are tested on every CPU with AVX-512 (the module's
 /// tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum RowSteps {
+enum RotateForm {
     /// add, xor, `vprold`: 3 cycles a step where `vprold` takes 1 (Intel).
     Rotate,
     /// add, two shifts side by side, `vpternlogd` ([`Rows::ad_split`]): 3 cycles a step
@@ -85,23 +85,23 @@ enum RowSteps {
     Split,
 }
 
-/// [`RowSteps::for_this_cpu`]'s answer, read once per process: 0 until the first
+/// [`RotateForm::for_this_cpu`]'s answer, read once per process: 0 until the first
 /// [`Avx512::detect`], then 1 (`Rotate`) or 2 (`Split`). CPUID is serialising and traps to
 /// the hypervisor on a virtual machine (thousands of cycles), and every `ChaCha20::new`,
 /// seeded RNG and AEAD message reaches `detect`: after the first, it is this load.
-static ROW_STEPS: AtomicU8 = AtomicU8::new(0);
+static ROTATE_FORM: AtomicU8 = AtomicU8::new(0);
 
-impl RowSteps {
+impl RotateForm {
     /// This CPU's form, from the once-per-process cache. Two threads may both execute
     /// CPUID on a first call at once; they store the same answer.
     #[inline]
     fn cached() -> Self {
-        match ROW_STEPS.load(Relaxed) {
-            1 => RowSteps::Rotate,
-            2 => RowSteps::Split,
+        match ROTATE_FORM.load(Relaxed) {
+            1 => RotateForm::Rotate,
+            2 => RotateForm::Split,
             _ => {
                 let steps = Self::for_this_cpu();
-                ROW_STEPS.store(if steps == RowSteps::Split { 2 } else { 1 }, Relaxed);
+                ROTATE_FORM.store(if steps == RotateForm::Split { 2 } else { 1 }, Relaxed);
                 steps
             }
         }
@@ -113,7 +113,7 @@ impl RowSteps {
     /// Miri sees no CPU and cannot execute CPUID (inline assembly): `Rotate` there.
     #[cfg(miri)]
     fn for_this_cpu() -> Self {
-        RowSteps::Rotate
+        RotateForm::Rotate
     }
 
     #[cfg(not(miri))]
@@ -137,7 +137,7 @@ impl RowSteps {
         // The family: base (bits 8–11) plus extended (bits 20–27).
         let eax = cpuid(1).eax;
         let family = ((eax >> 8) & 0xf) + ((eax >> 20) & 0xff);
-        if amd && family == 0x19 { RowSteps::Split } else { RowSteps::Rotate }
+        if amd && family == 0x19 { RotateForm::Split } else { RotateForm::Rotate }
     }
 }
 
@@ -148,11 +148,11 @@ impl Avx512 {
     /// first call this is two relaxed atomic loads.
     #[inline]
     pub fn detect() -> Option<Self> {
-        cpuid_avx512::get().then(|| Avx512(RowSteps::cached()))
+        cpuid_avx512::get().then(|| Avx512(RotateForm::cached()))
     }
 
     fn split(self) -> bool {
-        self.0 == RowSteps::Split
+        self.0 == RotateForm::Split
     }
 }
 
@@ -164,10 +164,10 @@ impl Kernel for Avx512 {
             let counter = state.counter();
             return if self.split() {
                 // SAFETY: as below.
-                unsafe { run_1::<R, V, true>(state, counter, inp, out, len, tail) }
+                unsafe { run_one_block::<R, V, true>(state, counter, inp, out, len, tail) }
             } else {
                 // SAFETY: as below.
-                unsafe { run_1::<R, V, false>(state, counter, inp, out, len, tail) }
+                unsafe { run_one_block::<R, V, false>(state, counter, inp, out, len, tail) }
             };
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
@@ -453,23 +453,23 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     }
     match (io.blocks(), split) {
         (0, _) => {}
-        (1, false) => rows_1::<R, V, XOR, false>(state, counter, io, tail),
-        (1, true) => rows_1::<R, V, XOR, true>(state, counter, io, tail),
-        (2, false) => rows_2::<R, V, XOR, false>(state, counter, io, tail),
-        (2, true) => rows_2::<R, V, XOR, true>(state, counter, io, tail),
-        (3 | 4, _) => rows_4::<R, V, XOR, false>(state, counter, io, tail),
-        (5, _) => rows_5::<R, V, XOR, false>(state, counter, io, tail),
-        (6, _) => rows_6::<R, V, XOR, false>(state, counter, io, tail),
-        (7 | 8, _) => rows_8::<R, V, XOR, false>(state, counter, io, tail),
-        (9, _) => rows_9::<R, V, XOR, false>(state, counter, io, tail),
-        (10, _) => rows_10::<R, V, XOR, false>(state, counter, io, tail),
-        (11 | 12, _) => rows_12::<R, V, XOR, false>(state, counter, io, tail),
-        (13, _) => rows_13::<R, V, XOR, false>(state, counter, io, tail),
-        _ => rows_14::<R, V, XOR, false>(state, counter, io, tail),
+        (1, false) => rows1::<R, V, XOR, false>(state, counter, io, tail),
+        (1, true) => rows1::<R, V, XOR, true>(state, counter, io, tail),
+        (2, false) => rows2::<R, V, XOR, false>(state, counter, io, tail),
+        (2, true) => rows2::<R, V, XOR, true>(state, counter, io, tail),
+        (3 | 4, _) => rows4::<R, V, XOR, false>(state, counter, io, tail),
+        (5, _) => rows5::<R, V, XOR, false>(state, counter, io, tail),
+        (6, _) => rows6::<R, V, XOR, false>(state, counter, io, tail),
+        (7 | 8, _) => rows8::<R, V, XOR, false>(state, counter, io, tail),
+        (9, _) => rows9::<R, V, XOR, false>(state, counter, io, tail),
+        (10, _) => rows10::<R, V, XOR, false>(state, counter, io, tail),
+        (11 | 12, _) => rows12::<R, V, XOR, false>(state, counter, io, tail),
+        (13, _) => rows13::<R, V, XOR, false>(state, counter, io, tail),
+        _ => rows14::<R, V, XOR, false>(state, counter, io, tail),
     }
 }
 
-/// A request of one block or less (`1 <= len <= 64`: a short message): `rows_1` alone, in
+/// A request of one block or less (`1 <= len <= 64`: a short message): `rows1` alone, in
 /// a function of its own, without [`run`]'s frame (aligned for the wide kernels' spills).
 ///
 /// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
@@ -479,7 +479,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
 /// # Safety
 /// As [`run`].
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_1<R: Rounds, V: Variant, const SPLIT: bool>(
+unsafe fn run_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
     state: &State<V>,
     counter: u64,
     inp: *const u8,
@@ -489,7 +489,7 @@ unsafe fn run_1<R: Rounds, V: Variant, const SPLIT: bool>(
 ) {
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Io::<true>::from_parts(inp, out, len) };
-    rows_1::<R, V, true, SPLIT>(state, counter, io, tail);
+    rows1::<R, V, true, SPLIT>(state, counter, io, tail);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -654,7 +654,7 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     let mut next = column_chain(&heads.now, counter.wrapping_add(16));
     // Pinned here: see `sliced16_sets`.
-    pin!(zmm_reg; next[0], next[1], next[2], next[3]);
+    schedule_barrier!(zmm_reg; next[0], next[1], next[2], next[3]);
     for _ in 1..R::DOUBLE_ROUNDS {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     }
@@ -1075,49 +1075,49 @@ macro_rules! rows_kernel {
 
 rows_kernel!(
     /// 1 block in xmm.
-    rows_1: (x0, i0): __m128i
+    rows1: (x0, i0): __m128i
 );
 rows_kernel!(
     /// 2 blocks in ymm.
-    rows_2: (x0, i0): __m256i
+    rows2: (x0, i0): __m256i
 );
 rows_kernel!(
     /// 3 or 4 blocks in zmm.
-    rows_4: (x0, i0): __m512i
+    rows4: (x0, i0): __m512i
 );
 rows_kernel!(
     /// 5 blocks: zmm and xmm chains.
-    rows_5: (x0, i0): __m512i, (x1, i1): __m128i
+    rows5: (x0, i0): __m512i, (x1, i1): __m128i
 );
 rows_kernel!(
     /// 6 blocks: zmm and ymm chains.
-    rows_6: (x0, i0): __m512i, (x1, i1): __m256i
+    rows6: (x0, i0): __m512i, (x1, i1): __m256i
 );
 rows_kernel!(
     /// 7 or 8 blocks: two zmm chains.
-    rows_8: (x0, i0): __m512i, (x1, i1): __m512i
+    rows8: (x0, i0): __m512i, (x1, i1): __m512i
 );
 
 rows_kernel!(
     /// 9 blocks: two zmm chains and an xmm chain.
-    rows_9: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m128i
+    rows9: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m128i
 );
 rows_kernel!(
     /// 10 blocks: two zmm chains and a ymm chain.
-    rows_10: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m256i
+    rows10: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m256i
 );
 rows_kernel!(
     /// 11 or 12 blocks: three zmm chains.
-    rows_12: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i
+    rows12: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i
 );
 
 rows_kernel!(
     /// 13 blocks.
-    rows_13: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m128i
+    rows13: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m128i
 );
 rows_kernel!(
     /// 14 blocks.
-    rows_14: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m256i
+    rows14: (x0, i0): __m512i, (x1, i1): __m512i, (x2, i2): __m512i, (x3, i3): __m256i
 );
 /// HChaCha on one block in rows: the rounds without the feed-forward, then words 0–3 and
 /// 12–15.
@@ -1144,7 +1144,7 @@ fn hchacha_row<R: Rounds, const SPLIT: bool>(key: &[u8; 32], input: &[u8; 16]) -
 
 #[cfg(test)]
 mod tests {
-    //! The two [`RowSteps`] forms against the reference on every CPU with AVX-512, whichever
+    //! The two [`RotateForm`] forms against the reference on every CPU with AVX-512, whichever
     //! one `detect` chose here (the differential tests run the chosen one over the whole
     //! matrix): every request that reaches a one-chain row kernel, 1 to 128 bytes, fused
     //! XOR in place (aligned and not) and buffer to buffer, the raw keystream of one and two
@@ -1159,7 +1159,7 @@ mod tests {
 
     /// Both forms, if this CPU runs the module (nothing to test otherwise).
     fn both_forms() -> impl Iterator<Item = Avx512> {
-        Avx512::detect().into_iter().flat_map(|_| [Avx512(RowSteps::Rotate), Avx512(RowSteps::Split)])
+        Avx512::detect().into_iter().flat_map(|_| [Avx512(RotateForm::Rotate), Avx512(RotateForm::Split)])
     }
 
     fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {

@@ -1,11 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 
-/// Pins each value where it is computed: an empty `asm!` per value, taking it in and out
-/// of a register of class `$class`, so that LLVM can move its computation neither past
-/// this point nor into a later iteration (it sinks work to its first use otherwise).
+/// A scheduling barrier: keeps each value where it is computed. An empty `asm!` per value
+/// takes it in and out of a register of class `$class`, so that LLVM can move its
+/// computation neither past this point nor into a later iteration (it sinks work to its
+/// first use otherwise).
 #[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
-macro_rules! pin {
+macro_rules! schedule_barrier {
     ($class:ident; $($v:expr),+ $(,)?) => {
         // Only a scheduling hint: miri, which runs no `asm!`, goes without it.
         #[cfg(not(miri))]

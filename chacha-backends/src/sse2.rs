@@ -15,7 +15,7 @@
 //! computes a block it does not need. `fill` follows the same rules.
 //!
 //! # Kernels
-//! - **Word-sliced, 4 blocks** (`wide_blocks`): register `i` holds state word `i` of 4
+//! - **Word-sliced, 4 blocks** (`sliced4`): register `i` holds state word `i` of 4
 //!   consecutive blocks, so a quarter round is 4 × (add, xor, rotate) on whole registers and
 //!   needs no shuffles; a 4×4 transpose with `punpck*` turns the 16 words back into the 4
 //!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
@@ -145,7 +145,7 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
     while left(&head) >= W {
-        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 0, true>(state, counter, &heads);
+        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 0, true>(state, counter, &heads);
         if head.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
             return finish(&ks[..W], head, rest, tail);
@@ -168,7 +168,7 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
         1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
         2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
         3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
-        _ => finish(&wide_blocks::<R, V, false, 1, true>(state, counter, &heads).0, head, rest, tail),
+        _ => finish(&sliced4::<R, V, false, 1, true>(state, counter, &heads).0, head, rest, tail),
     }
 }
 
@@ -209,7 +209,7 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut heads = Heads::at(state, counter);
     let mut rest = out;
     while rest.len() >= W {
-        let ([b0, b1, b2, b3], w4) = wide_blocks::<R, V, SCALAR_BLOCK, 2, true>(state, counter, &heads);
+        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 2, true>(state, counter, &heads);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -229,7 +229,7 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
         1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
         2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
         3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
-        _ => store_blocks(rest, &wide_blocks::<R, V, false, 3, true>(state, counter, &heads).0),
+        _ => store_blocks(rest, &sliced4::<R, V, false, 3, true>(state, counter, &heads).0),
     }
 }
 
@@ -300,11 +300,11 @@ macro_rules! sliced_step {
 }
 
 /// Whether the word-sliced kernel computes a fifth block in general-purpose registers (see
-/// [`wide_blocks`]): on x86_64 only, where 15 of them hold its 16 words and the loop
+/// [`sliced4`]): on x86_64 only, where 15 of them hold its 16 words and the loop
 /// counter with 18 spill moves per double round; x86 has 7.
 const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
 
-/// Blocks per call of the widest kernel: [`wide_blocks`] with [`SCALAR_BLOCK`].
+/// Blocks per call of the widest kernel: [`sliced4`] with [`SCALAR_BLOCK`].
 const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
@@ -322,7 +322,7 @@ const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// 16 words through the stack).
 #[inline]
 #[target_feature(enable = "sse2")]
-fn wide_blocks<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const HEAD: bool>(
+fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const HEAD: bool>(
     state: &State<V>,
     counter: u64,
     heads: &Heads,
@@ -636,7 +636,7 @@ fn rows_of(w: &[u32; 16]) -> Rows {
 }
 
 /// XORs one block of keystream words into the 64 bytes of `buf`, 8 bytes at a time in
-/// general-purpose registers (the fifth block of [`wide_blocks`] is computed there, and
+/// general-purpose registers (the fifth block of [`sliced4`] is computed there, and
 /// moving its words into `xmm` rows cost more than this). Little-endian: word `i` is
 /// bytes `4i .. 4i + 4`.
 #[inline]
