@@ -4,8 +4,8 @@
 //! peers that need a second process: OpenSSL's AVX2 path, the published crate's AVX-512
 //! build).
 //!
-//! Ids: `<Variant>/apply_keystream/<implementation>/<bytes>` for one instance streaming
-//! message after message, and `<Variant>/new_apply/<implementation>/<bytes>` for a new
+//! Ids: `<Algorithm>/apply_keystream/<implementation>/<bytes>` for one instance streaming
+//! message after message, and `<Algorithm>/new_apply/<implementation>/<bytes>` for a new
 //! instance per message (key setup included). `<implementation>` is `Backend::name()` for
 //! ours (`soft`, …) or the peer's label (`chacha20-0.10.2`, `c2-chacha-0.3`,
 //! `openssl-3.0.19`, `libsodium-1.0.18`). Throughput is in bytes, so the cycles measurement reads as TSC
@@ -16,7 +16,7 @@ mod common;
 
 use std::hint::black_box;
 
-use chacha_bench::{Backend, FRESH_SIZES, KEY, Peer, SIZES, Variant, implementations, nonce};
+use chacha_bench::{Algorithm, Backend, FRESH_SIZES, KEY, Peer, SIZES, implementations, nonce};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use common::Meter;
@@ -29,7 +29,7 @@ fn samples_for(size: usize) -> usize {
 fn streaming(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
     let peers = Peer::in_process_available();
-    for variant in Variant::ALL {
+    for variant in Algorithm::ALL {
         let impls = implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/apply_keystream", variant.title()));
@@ -50,7 +50,7 @@ fn streaming(c: &mut Criterion<Meter>) {
 fn fresh_instance(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
     let peers = Peer::in_process_available();
-    for variant in Variant::ALL {
+    for variant in Algorithm::ALL {
         let mut impls = implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/new_apply", variant.title()));

@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(o.sizes, Some(vec![16, 1024]));
         assert_eq!(
             o.workloads[1],
-            Workload::Cipher { variant: chacha_bench::Variant::XChaCha20, fresh: true }
+            Workload::Cipher { variant: chacha_bench::Algorithm::XChaCha20, fresh: true }
         );
         assert_eq!(o.workloads[2], Workload::Rng(chacha_bench::RngVariant::ChaCha12));
         assert_eq!(

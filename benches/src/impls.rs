@@ -12,9 +12,10 @@ use std::hint::black_box;
 use chacha_backends::Backend;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 
-/// A cipher variant: rounds, nonce and counter layout.
+/// A cipher algorithm: rounds, nonce and counter layout (not the core's `Variant`, the
+/// nonce layout alone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Variant {
+pub enum Algorithm {
     /// RFC 8439 ChaCha20: 12-byte nonce, 32-bit counter.
     ChaCha20,
     /// ChaCha12, RFC 8439 layout.
@@ -27,44 +28,49 @@ pub enum Variant {
     ChaCha20Legacy,
 }
 
-impl Variant {
-    /// Every variant, in report order.
-    pub const ALL: [Variant; 5] =
-        [Variant::ChaCha20, Variant::ChaCha12, Variant::ChaCha8, Variant::XChaCha20, Variant::ChaCha20Legacy];
+impl Algorithm {
+    /// Every algorithm, in report order.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::ChaCha20,
+        Algorithm::ChaCha12,
+        Algorithm::ChaCha8,
+        Algorithm::XChaCha20,
+        Algorithm::ChaCha20Legacy,
+    ];
 
     /// The command-line and file-name id: `chacha20`, `xchacha20`, `chacha20-legacy`, ….
     pub fn id(self) -> &'static str {
         match self {
-            Variant::ChaCha20 => "chacha20",
-            Variant::ChaCha12 => "chacha12",
-            Variant::ChaCha8 => "chacha8",
-            Variant::XChaCha20 => "xchacha20",
-            Variant::ChaCha20Legacy => "chacha20-legacy",
+            Algorithm::ChaCha20 => "chacha20",
+            Algorithm::ChaCha12 => "chacha12",
+            Algorithm::ChaCha8 => "chacha8",
+            Algorithm::XChaCha20 => "xchacha20",
+            Algorithm::ChaCha20Legacy => "chacha20-legacy",
         }
     }
 
     /// The type name, as in `chacha20::ChaCha20Legacy`; also the criterion group prefix.
     pub fn title(self) -> &'static str {
         match self {
-            Variant::ChaCha20 => "ChaCha20",
-            Variant::ChaCha12 => "ChaCha12",
-            Variant::ChaCha8 => "ChaCha8",
-            Variant::XChaCha20 => "XChaCha20",
-            Variant::ChaCha20Legacy => "ChaCha20Legacy",
+            Algorithm::ChaCha20 => "ChaCha20",
+            Algorithm::ChaCha12 => "ChaCha12",
+            Algorithm::ChaCha8 => "ChaCha8",
+            Algorithm::XChaCha20 => "XChaCha20",
+            Algorithm::ChaCha20Legacy => "ChaCha20Legacy",
         }
     }
 
     /// Nonce length in bytes.
     pub fn nonce_len(self) -> usize {
         match self {
-            Variant::ChaCha20 | Variant::ChaCha12 | Variant::ChaCha8 => 12,
-            Variant::XChaCha20 => 24,
-            Variant::ChaCha20Legacy => 8,
+            Algorithm::ChaCha20 | Algorithm::ChaCha12 | Algorithm::ChaCha8 => 12,
+            Algorithm::XChaCha20 => 24,
+            Algorithm::ChaCha20Legacy => 8,
         }
     }
 
-    /// The variant whose [`Variant::id`] is `id`.
-    pub fn by_id(id: &str) -> Option<Variant> {
+    /// The variant whose [`Algorithm::id`] is `id`.
+    pub fn by_id(id: &str) -> Option<Algorithm> {
         Self::ALL.into_iter().find(|v| v.id() == id)
     }
 }
@@ -219,14 +225,14 @@ impl Peer {
     }
 
     /// Whether this peer implements the cipher `variant`.
-    pub fn offers(self, variant: Variant) -> bool {
+    pub fn offers(self, variant: Algorithm) -> bool {
         match self {
             Peer::Published | Peer::PublishedAvx512 => true,
             // c2-chacha's ChaCha8/ChaCha12 are the original 8-byte-nonce layout only.
             Peer::C2Chacha | Peer::Sodium => {
-                matches!(variant, Variant::ChaCha20 | Variant::XChaCha20 | Variant::ChaCha20Legacy)
+                matches!(variant, Algorithm::ChaCha20 | Algorithm::XChaCha20 | Algorithm::ChaCha20Legacy)
             }
-            Peer::OpenSsl | Peer::OpenSslAvx2 => variant == Variant::ChaCha20,
+            Peer::OpenSsl | Peer::OpenSslAvx2 => variant == Algorithm::ChaCha20,
             Peer::RandChacha | Peer::ChaCha20Poly1305 | Peer::ChaCha20Poly1305Patched | Peer::Ring => false,
         }
     }
@@ -324,7 +330,7 @@ pub struct Implementation {
     /// Ours (on which backend) or a peer.
     pub origin: Origin,
     /// The variant it implements.
-    pub variant: Variant,
+    pub variant: Algorithm,
     make: MakeStream,
     fresh: Box<dyn Fresh>,
 }
@@ -340,7 +346,7 @@ impl fmt::Debug for Implementation {
 }
 
 impl Implementation {
-    /// A streaming instance at position 0. `nonce` has [`Variant::nonce_len`] bytes.
+    /// A streaming instance at position 0. `nonce` has [`Algorithm::nonce_len`] bytes.
     pub fn stream(&self, key: &[u8; 32], nonce: &[u8]) -> Box<dyn Stream> {
         (self.make)(key, nonce)
     }
@@ -363,7 +369,7 @@ impl Implementation {
 
 /// Builds an implementation from a constructor and an apply function; both are inlined
 /// into the boxed closures.
-fn build<C, M, A>(name: String, origin: Origin, variant: Variant, make: M, apply: A) -> Implementation
+fn build<C, M, A>(name: String, origin: Origin, variant: Algorithm, make: M, apply: A) -> Implementation
 where
     C: 'static,
     M: Fn(&[u8; 32], &[u8]) -> C + Clone + 'static,
@@ -386,7 +392,7 @@ where
 }
 
 /// A `cipher` 0.5 cipher (ours and the published crate's).
-fn cipher05<C, M>(name: String, origin: Origin, variant: Variant, make: M) -> Implementation
+fn cipher05<C, M>(name: String, origin: Origin, variant: Algorithm, make: M) -> Implementation
 where
     C: StreamCipher + 'static,
     M: Fn(&[u8; 32], &[u8]) -> C + Clone + 'static,
@@ -395,7 +401,7 @@ where
 }
 
 /// Ours as users write it: `KeyIvInit::new`, which picks the backend.
-fn ours_new(variant: Variant) -> Implementation {
+fn ours_new(variant: Algorithm) -> Implementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     fn make<C: KeyIvInit, const N: usize>(k: &[u8; 32], n: &[u8]) -> C
     where
@@ -407,40 +413,40 @@ fn ours_new(variant: Variant) -> Implementation {
     }
     let (name, origin) = (OURS.to_string(), Origin::OursNew);
     match variant {
-        Variant::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20, 12>),
-        Variant::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12, 12>),
-        Variant::ChaCha8 => cipher05(name, origin, variant, make::<ChaCha8, 12>),
-        Variant::XChaCha20 => cipher05(name, origin, variant, make::<XChaCha20, 24>),
-        Variant::ChaCha20Legacy => cipher05(name, origin, variant, make::<ChaCha20Legacy, 8>),
+        Algorithm::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20, 12>),
+        Algorithm::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12, 12>),
+        Algorithm::ChaCha8 => cipher05(name, origin, variant, make::<ChaCha8, 12>),
+        Algorithm::XChaCha20 => cipher05(name, origin, variant, make::<XChaCha20, 24>),
+        Algorithm::ChaCha20Legacy => cipher05(name, origin, variant, make::<ChaCha20Legacy, 8>),
     }
 }
 
 /// Ours pinned to `backend`.
-fn ours(variant: Variant, backend: Backend) -> Implementation {
+fn ours(variant: Algorithm, backend: Backend) -> Implementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     let name = backend.name().to_string();
     let origin = Origin::Ours(backend);
     let b = backend;
     match variant {
-        Variant::ChaCha20 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
+        Algorithm::ChaCha20 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
             ChaCha20::with_backend(k, n.try_into().expect("12-byte nonce"), b)
         }),
-        Variant::ChaCha12 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
+        Algorithm::ChaCha12 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
             ChaCha12::with_backend(k, n.try_into().expect("12-byte nonce"), b)
         }),
-        Variant::ChaCha8 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
+        Algorithm::ChaCha8 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
             ChaCha8::with_backend(k, n.try_into().expect("12-byte nonce"), b)
         }),
-        Variant::XChaCha20 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
+        Algorithm::XChaCha20 => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
             XChaCha20::with_backend(k, n.try_into().expect("24-byte nonce"), b)
         }),
-        Variant::ChaCha20Legacy => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
+        Algorithm::ChaCha20Legacy => cipher05(name, origin, variant, move |k: &[u8; 32], n: &[u8]| {
             ChaCha20Legacy::with_backend(k, n.try_into().expect("8-byte nonce"), b)
         }),
     }
 }
 
-fn published(peer: Peer, variant: Variant) -> Implementation {
+fn published(peer: Peer, variant: Algorithm) -> Implementation {
     use chacha20_published::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     fn make<C: KeyIvInit>(k: &[u8; 32], n: &[u8]) -> C {
         C::new_from_slices(k, n).expect("key and nonce sizes")
@@ -448,20 +454,20 @@ fn published(peer: Peer, variant: Variant) -> Implementation {
     let name = peer.label();
     let origin = Origin::Peer(peer);
     match variant {
-        Variant::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20>),
-        Variant::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12>),
-        Variant::ChaCha8 => cipher05(name, origin, variant, make::<ChaCha8>),
-        Variant::XChaCha20 => cipher05(name, origin, variant, make::<XChaCha20>),
-        Variant::ChaCha20Legacy => cipher05(name, origin, variant, make::<ChaCha20Legacy>),
+        Algorithm::ChaCha20 => cipher05(name, origin, variant, make::<ChaCha20>),
+        Algorithm::ChaCha12 => cipher05(name, origin, variant, make::<ChaCha12>),
+        Algorithm::ChaCha8 => cipher05(name, origin, variant, make::<ChaCha8>),
+        Algorithm::XChaCha20 => cipher05(name, origin, variant, make::<XChaCha20>),
+        Algorithm::ChaCha20Legacy => cipher05(name, origin, variant, make::<ChaCha20Legacy>),
     }
 }
 
-fn c2chacha(variant: Variant) -> Option<Implementation> {
+fn c2chacha(variant: Algorithm) -> Option<Implementation> {
     use c2_chacha::stream_cipher::{NewStreamCipher, SyncStreamCipher};
     fn make<C: NewStreamCipher>(k: &[u8; 32], n: &[u8]) -> C {
         C::new_var(k, n).expect("key and nonce sizes")
     }
-    fn build2<C: NewStreamCipher + SyncStreamCipher + 'static>(variant: Variant) -> Implementation {
+    fn build2<C: NewStreamCipher + SyncStreamCipher + 'static>(variant: Algorithm) -> Implementation {
         let peer = Peer::C2Chacha;
         build(peer.label(), Origin::Peer(peer), variant, make::<C>, |c: &mut C, buf: &mut [u8]| {
             c.apply_keystream(buf)
@@ -469,10 +475,10 @@ fn c2chacha(variant: Variant) -> Option<Implementation> {
     }
     Some(match variant {
         // c2-chacha's `Ietf` is RFC 8439 ChaCha20; its `ChaCha20` is the original layout.
-        Variant::ChaCha20 => build2::<c2_chacha::Ietf>(variant),
-        Variant::XChaCha20 => build2::<c2_chacha::XChaCha20>(variant),
-        Variant::ChaCha20Legacy => build2::<c2_chacha::ChaCha20>(variant),
-        Variant::ChaCha12 | Variant::ChaCha8 => return None,
+        Algorithm::ChaCha20 => build2::<c2_chacha::Ietf>(variant),
+        Algorithm::XChaCha20 => build2::<c2_chacha::XChaCha20>(variant),
+        Algorithm::ChaCha20Legacy => build2::<c2_chacha::ChaCha20>(variant),
+        Algorithm::ChaCha12 | Algorithm::ChaCha8 => return None,
     })
 }
 
@@ -483,11 +489,11 @@ fn evp_iv(nonce: &[u8]) -> [u8; 16] {
     iv
 }
 
-fn openssl_peer(peer: Peer, variant: Variant) -> Option<Implementation> {
+fn openssl_peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
     use crate::ffi::EvpChaCha20;
 
     let lib = crate::ffi::crypto().ok()?;
-    if variant != Variant::ChaCha20 {
+    if variant != Algorithm::ChaCha20 {
         return None;
     }
     let make = move |key: &[u8; 32], nonce: &[u8]| EvpChaCha20::new(lib, key, &evp_iv(nonce));
@@ -551,7 +557,7 @@ impl<X: Fn(&[u8; 32], &[u8], &mut [u8], u64)> SodiumStream<X> {
     }
 }
 
-fn sodium_with<X>(variant: Variant, xor: X) -> Implementation
+fn sodium_with<X>(variant: Algorithm, xor: X) -> Implementation
 where
     X: Fn(&[u8; 32], &[u8], &mut [u8], u64) + Copy + 'static,
 {
@@ -570,26 +576,30 @@ where
     }
 }
 
-fn sodium_peer(variant: Variant) -> Option<Implementation> {
+fn sodium_peer(variant: Algorithm) -> Option<Implementation> {
     let lib = crate::ffi::sodium().ok()?;
     Some(match variant {
-        Variant::ChaCha20 => sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
-            let ic = u32::try_from(ic).expect("an RFC 8439 counter fits 32 bits");
-            lib.chacha20_ietf_xor_ic(buf, n.try_into().expect("12-byte nonce"), ic, k)
-        }),
-        Variant::XChaCha20 => sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
-            lib.xchacha20_xor_ic(buf, n.try_into().expect("24-byte nonce"), ic, k)
-        }),
-        Variant::ChaCha20Legacy => {
+        Algorithm::ChaCha20 => {
+            sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
+                let ic = u32::try_from(ic).expect("an RFC 8439 counter fits 32 bits");
+                lib.chacha20_ietf_xor_ic(buf, n.try_into().expect("12-byte nonce"), ic, k)
+            })
+        }
+        Algorithm::XChaCha20 => {
+            sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
+                lib.xchacha20_xor_ic(buf, n.try_into().expect("24-byte nonce"), ic, k)
+            })
+        }
+        Algorithm::ChaCha20Legacy => {
             sodium_with(variant, move |k: &[u8; 32], n: &[u8], buf: &mut [u8], ic: u64| {
                 lib.chacha20_xor_ic(buf, n.try_into().expect("8-byte nonce"), ic, k)
             })
         }
-        Variant::ChaCha12 | Variant::ChaCha8 => return None,
+        Algorithm::ChaCha12 | Algorithm::ChaCha8 => return None,
     })
 }
 
-fn peer(peer: Peer, variant: Variant) -> Option<Implementation> {
+fn peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
     match peer {
         Peer::Published => Some(published(peer, variant)),
         Peer::C2Chacha => c2chacha(variant),
@@ -607,7 +617,7 @@ fn peer(peer: Peer, variant: Variant) -> Option<Implementation> {
 
 /// Ours through `new()` ([`OURS`]) and on each of `backends` (in that order), then each of
 /// `peers` that offers `variant`. No `backends`, none of ours (a worker process's list).
-pub fn implementations(variant: Variant, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
+pub fn implementations(variant: Algorithm, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
     let mut all: Vec<Implementation> = Vec::new();
     if !backends.is_empty() {
         all.push(ours_new(variant));

@@ -3,7 +3,7 @@
 //! What the criterion benches, the report (`cargo run --release -p chacha-bench`) and the
 //! agreement test share: the list of implementations to race ([`implementations`]: ours
 //! through `new()` ([`OURS`]) and on every backend of [`Backend::available`], and every
-//! peer, per [`Variant`]), the check that they all produce the same bytes
+//! peer, per [`Algorithm`]), the check that they all produce the same bytes
 //! ([`check_agreement`]), and what the machine is ([`cpu`]).
 //!
 //! An [`Implementation`] hides its concrete cipher behind a trait object, but the loop
@@ -30,7 +30,7 @@ pub use aeads::{
     AAD, AEAD_CHECK_LEN, AeadImplementation, aead_implementations, aead_on_ours, aead_transcript, seal_nonce,
 };
 pub use chacha_backends::Backend;
-pub use impls::{Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, Variant, implementations};
+pub use impls::{Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations};
 pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
 pub use rngs::{
     RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
@@ -108,7 +108,7 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 /// How many bytes [`check_agreement`] compares per implementation.
 pub const CHECK_LEN: usize = 1 + 63 + 64 + 65 + 100 + 1024 + 4096 + 7;
 
-/// Runs every implementation of `impls` (all of one [`Variant`]) over [`CHECK_LEN`] bytes of
+/// Runs every implementation of `impls` (all of one [`Algorithm`]) over [`CHECK_LEN`] bytes of
 /// keystream in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes, so partial blocks and
 /// multi-block calls meet), and through the fresh-instance path at each chunk length, and
 /// compares them with the first implementation's bytes.

@@ -31,7 +31,7 @@ use chacha_bench::{Backend, OURS, Peer, Workload, compare, cpu, entrants, transc
 
 use crate::args::Options;
 use crate::measure::{Local, Progress, Racer, measure};
-use crate::remote::{Remote, Worker};
+use crate::remote::{Remote, WorkerProcess};
 
 /// `target/chacha-report` of this workspace, wherever the command runs from.
 fn default_out() -> PathBuf {
@@ -130,7 +130,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         .filter(|p| options.workloads.iter().any(|w| w.offered_by(*p)))
         .collect();
     let mut local_peers = Vec::new();
-    let mut workers: Vec<Rc<RefCell<Worker>>> = Vec::new();
+    let mut workers: Vec<Rc<RefCell<WorkerProcess>>> = Vec::new();
     let mut notes = Vec::new();
     for &peer in &wanted {
         if let Some(why) = peer.unavailable() {

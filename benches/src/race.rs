@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use chacha_backends::Backend;
 
 use crate::aeads::{AeadImplementation, aead_implementations, aead_transcript};
-use crate::impls::{Implementation, Origin, Peer, Stream, Variant, implementations};
+use crate::impls::{Algorithm, Implementation, Origin, Peer, Stream, implementations};
 use crate::rngs::{
     RngImplementation, RngStream, RngVariant, rng_implementations, rng_setup_transcript, rng_transcript,
 };
@@ -25,7 +25,7 @@ pub enum Workload {
     /// instance per message (key setup included).
     Cipher {
         /// The variant.
-        variant: Variant,
+        variant: Algorithm,
         /// New instance (key setup) for every message, then apply.
         fresh: bool,
     },
@@ -79,8 +79,8 @@ impl Workload {
     /// Every workload, in report order.
     pub fn all() -> Vec<Workload> {
         let mut all: Vec<_> =
-            Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
-        all.extend(Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: true }));
+            Algorithm::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
+        all.extend(Algorithm::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: true }));
         all.extend(RngVariant::ALL.map(Workload::Rng));
         all.extend(RngVariant::ALL.map(Workload::RngSetup));
         all.push(Workload::Aead);
@@ -91,9 +91,9 @@ impl Workload {
     /// the three RNGs streaming and set up per item, and the AEAD.
     pub fn default_set() -> Vec<Workload> {
         let mut set: Vec<_> =
-            Variant::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
-        set.push(Workload::Cipher { variant: Variant::ChaCha20, fresh: true });
-        set.push(Workload::Cipher { variant: Variant::XChaCha20, fresh: true });
+            Algorithm::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
+        set.push(Workload::Cipher { variant: Algorithm::ChaCha20, fresh: true });
+        set.push(Workload::Cipher { variant: Algorithm::XChaCha20, fresh: true });
         set.extend(RngVariant::ALL.map(Workload::Rng));
         set.extend(RngVariant::ALL.map(Workload::RngSetup));
         set.push(Workload::Aead);

@@ -15,7 +15,7 @@ use chacha_bench::{OPENSSL_AVX2_CAP, Peer, Point, Workload};
 use crate::measure::Racer;
 
 /// A worker process running one peer.
-pub struct Worker {
+pub struct WorkerProcess {
     /// The peer as the parent names it (`openssl-avx2`, `chacha20-avx512`).
     pub peer: Peer,
     child: Child,
@@ -25,8 +25,8 @@ pub struct Worker {
     next_slot: u64,
 }
 
-impl Worker {
-    fn start(peer: Peer, mut command: Command) -> Result<Worker, String> {
+impl WorkerProcess {
+    fn start(peer: Peer, mut command: Command) -> Result<WorkerProcess, String> {
         command
             .arg("--worker")
             .arg("--peers")
@@ -38,7 +38,7 @@ impl Worker {
             command.spawn().map_err(|e| format!("cannot start {:?}: {e}", command.get_program()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut worker = Worker { peer, child, stdin: Some(stdin), stdout, next_slot: 0 };
+        let mut worker = WorkerProcess { peer, child, stdin: Some(stdin), stdout, next_slot: 0 };
         let hello = worker.request("hello")?;
         let says = |word: &str| hello.iter().any(|w| w == word);
         if peer == Peer::PublishedAvx512 && !says("avx512_cfg=true") {
@@ -96,7 +96,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for WorkerProcess {
     fn drop(&mut self) {
         // End of input ends the worker; wait for it, so no zombie is left.
         drop(self.stdin.take());
@@ -171,13 +171,13 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
 
 /// Starts the worker for `peer` (one of the peers that do not run in process). The
 /// message says what was done, e.g. how long the build took.
-pub fn start(peer: Peer) -> Result<(Worker, String), String> {
+pub fn start(peer: Peer) -> Result<(WorkerProcess, String), String> {
     match peer {
         Peer::OpenSslAvx2 => {
             let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
             let mut command = Command::new(exe);
             command.env("OPENSSL_ia32cap", OPENSSL_AVX2_CAP);
-            let worker = Worker::start(peer, command)?;
+            let worker = WorkerProcess::start(peer, command)?;
             Ok((worker, format!("a second process of this binary with OPENSSL_ia32cap={OPENSSL_AVX2_CAP}")))
         }
         Peer::PublishedAvx512 | Peer::ChaCha20Poly1305Patched => {
@@ -187,7 +187,7 @@ pub fn start(peer: Peer) -> Result<(Worker, String), String> {
                 (Build::Patched, "benches/patched: chacha20poly1305 over our chacha20 by [patch.crates-io]")
             };
             let (exe, took) = build(which)?;
-            let worker = Worker::start(peer, Command::new(&exe))?;
+            let worker = WorkerProcess::start(peer, Command::new(&exe))?;
             Ok((
                 worker,
                 format!(
@@ -203,7 +203,7 @@ pub fn start(peer: Peer) -> Result<(Worker, String), String> {
 
 /// A racer whose batches run in a worker process.
 pub struct Remote {
-    worker: Rc<RefCell<Worker>>,
+    worker: Rc<RefCell<WorkerProcess>>,
     name: String,
     /// Its index among the worker's entrants of the workload.
     index: usize,
@@ -212,7 +212,7 @@ pub struct Remote {
 
 impl Remote {
     /// The `index`-th entrant of the worker's, named `name` in the report.
-    pub fn new(worker: Rc<RefCell<Worker>>, name: String, index: usize) -> Remote {
+    pub fn new(worker: Rc<RefCell<WorkerProcess>>, name: String, index: usize) -> Remote {
         let slot = {
             let mut w = worker.borrow_mut();
             w.next_slot += 1;

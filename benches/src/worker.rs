@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use chacha_bench::{Entrant, Peer, Point, Runner, Workload, aead_on_ours, entrants, transcript};
 
-struct Worker {
+struct WorkerState {
     peers: Vec<Peer>,
     entrants: HashMap<String, Vec<Entrant>>,
     slots: HashMap<u64, (String, usize, Runner)>,
@@ -40,7 +40,7 @@ fn number(text: Option<&str>) -> Result<u64, String> {
     text.and_then(|t| t.parse().ok()).ok_or_else(|| "a number is missing".to_string())
 }
 
-impl Worker {
+impl WorkerState {
     fn entrants_of(&mut self, id: &str) -> Result<&mut Vec<Entrant>, String> {
         let w = workload(id)?;
         let peers = &self.peers;
@@ -105,7 +105,7 @@ impl Worker {
 
 /// Serves requests until stdin ends.
 pub fn serve(peers: &[Peer]) -> Result<(), String> {
-    let mut worker = Worker { peers: peers.to_vec(), entrants: HashMap::new(), slots: HashMap::new() };
+    let mut worker = WorkerState { peers: peers.to_vec(), entrants: HashMap::new(), slots: HashMap::new() };
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     for line in stdin.lines() {

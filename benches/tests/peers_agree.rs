@@ -11,9 +11,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use chacha_bench::{
-    AAD, AEAD_CHECK_LEN, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN,
-    RNG_SETUP_CHECK_LEN, RngVariant, Variant, Workload, aead_implementations, aead_on_ours, check_agreement,
-    compare, entrants, implementations, seal_nonce, transcript,
+    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN,
+    RNG_SETUP_CHECK_LEN, RngVariant, Workload, aead_implementations, aead_on_ours, check_agreement, compare,
+    entrants, implementations, seal_nonce, transcript,
 };
 
 fn peers() -> Vec<Peer> {
@@ -24,7 +24,7 @@ fn peers() -> Vec<Peer> {
 fn every_peer_and_backend_gives_our_bytes() {
     let backends: Vec<Backend> = Backend::available().collect();
     assert!(!backends.is_empty());
-    for variant in Variant::ALL {
+    for variant in Algorithm::ALL {
         let mut impls = implementations(variant, &backends, &peers());
         assert_eq!(impls[0].name, OURS);
         assert!(impls.len() > backends.len() + 1, "{variant:?}: no peer offers it");
@@ -75,8 +75,8 @@ fn each_peer_offers_what_it_claims() {
 fn a_disagreement_is_reported() {
     // ChaCha12 where ChaCha20 is expected: same nonce size, different bytes.
     let backends: Vec<Backend> = Backend::available().collect();
-    let mut mixed = implementations(Variant::ChaCha20, &backends[..1], &[]);
-    mixed.extend(implementations(Variant::ChaCha12, &backends[..1], &[]));
+    let mut mixed = implementations(Algorithm::ChaCha20, &backends[..1], &[]);
+    mixed.extend(implementations(Algorithm::ChaCha12, &backends[..1], &[]));
     let err = check_agreement(&mut mixed).expect_err("ChaCha12 is not ChaCha20");
     assert!(err.contains("differs from"), "{err}");
 
@@ -156,7 +156,7 @@ fn a_worker_process_gives_the_same_bytes() {
         reply.trim_end().to_string()
     };
     assert!(ask("hello").starts_with("ok avx512_cfg="));
-    let w = Workload::Cipher { variant: Variant::ChaCha20, fresh: false };
+    let w = Workload::Cipher { variant: Algorithm::ChaCha20, fresh: false };
     assert_eq!(ask("entrants chacha20"), format!("ok {}", peer.label()));
     let hex = ask("check chacha20");
     let mut ours = entrants(w, &Backend::available().collect::<Vec<_>>()[..1], &[]);
