@@ -10,7 +10,11 @@
 
 use core::fmt;
 
-use chacha_core::{Block, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{
+    Block, Kernel, Rounds, State, Variant,
+    inout::InOutBuf,
+    poly1305::{Accumulator, MacBlock},
+};
 
 /// Code generic over the kernel type, run by [`Backend::with_kernel`] with the concrete
 /// kernel inside a `Backend`: static dispatch from then on (tests and benches use it to
@@ -86,6 +90,21 @@ macro_rules! backends {
             #[inline]
             fn free_blocks(self) -> usize {
                 match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.free_blocks(), )+ }
+            }
+
+            #[inline]
+            fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.poly1305_blocks(acc, blocks), )+ }
+            }
+
+            #[inline]
+            fn xor_then_mac<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor_then_mac::<R, V>(state, acc, buf), )+ }
+            }
+
+            #[inline]
+            fn mac_then_xor<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
+                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.mac_then_xor::<R, V>(state, acc, buf), )+ }
             }
         }
     };

@@ -27,6 +27,7 @@ use core::fmt::Debug;
 use inout::InOutBuf;
 
 use crate::{
+    poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock},
     rounds::Rounds,
     state::{BLOCK_LEN, Block, EndOfStream, State},
     variant::Variant,
@@ -84,6 +85,100 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     fn free_blocks(self) -> usize {
         1
     }
+
+    /// Poly1305 (RFC 8439 §2.5): absorbs `blocks`, each with its 2^128 pad bit, into
+    /// `acc`, leaving it partly reduced ([`Accumulator`] says how). The default is the
+    /// portable step, [`Accumulator::absorb`].
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        acc.absorb(blocks);
+    }
+
+    /// ChaCha20-Poly1305's bulk step for sealing (RFC 8439 §2.8): XORs the keystream of
+    /// blocks `state.counter() ..` into `buf` as [`xor`](Kernel::xor) does (the keystream
+    /// of a partial last block is dropped) and absorbs the result, the ciphertext, into
+    /// `acc` as Poly1305 blocks, a partial last one padded with zeros (`pad16`).
+    ///
+    /// The default works through the data in [`AEAD_CHUNK`]-byte pieces, each XORed and
+    /// then absorbed while it is in L1; a backend may interleave the two in registers.
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        aead_chunks::<R, V, Self>(self, state, acc, buf, AeadDirection::Seal);
+    }
+
+    /// The opening twin of [`xor_then_mac`](Kernel::xor_then_mac): absorbs `buf`'s input
+    /// (the ciphertext, padded with zeros to 16 bytes) into `acc` and XORs the keystream
+    /// into `buf`. The caller checks the tag before it releases the output.
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        aead_chunks::<R, V, Self>(self, state, acc, buf, AeadDirection::Open);
+    }
+}
+
+/// Bytes per piece of the default [`Kernel::xor_then_mac`] / [`Kernel::mac_then_xor`]:
+/// 64 blocks, a kernel's widest step four times over, and 4 KiB of input and output,
+/// well inside any L1.
+pub const AEAD_CHUNK: usize = 64 * BLOCK_LEN;
+
+/// Which way an AEAD's bulk step goes ([`State::xor_and_mac`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AeadDirection {
+    /// Encrypt, then absorb the ciphertext (the output).
+    Seal,
+    /// Absorb the ciphertext (the input), then decrypt.
+    Open,
+}
+
+/// The default one-pass AEAD step: XOR then MAC (or MAC then XOR) piece by piece.
+#[inline(always)]
+fn aead_chunks<R: Rounds, V: Variant, K: Kernel>(
+    kernel: K,
+    state: &State<V>,
+    acc: &mut Accumulator,
+    mut buf: InOutBuf<'_, '_, u8>,
+    direction: AeadDirection,
+) {
+    let mut piece_state = state.clone();
+    let mut tail = [0u8; BLOCK_LEN];
+    while !buf.is_empty() {
+        let n = buf.len().min(AEAD_CHUNK);
+        let (mut piece, rest) = buf.split_at(n);
+        if direction == AeadDirection::Open {
+            mac_padded(kernel, acc, piece.get_in());
+        }
+        kernel.xor::<R, V>(&piece_state, piece.reborrow(), &mut tail);
+        if direction == AeadDirection::Seal {
+            mac_padded(kernel, acc, piece.get_out());
+        }
+        // Whole pieces only until the last: never past the end the caller checked.
+        if !rest.is_empty() {
+            piece_state.advance((n / BLOCK_LEN) as u64).expect("the caller checked the whole request");
+        }
+        buf = rest;
+    }
+}
+
+/// Absorbs `data` as Poly1305 blocks, a partial last one padded with zeros (RFC 8439's
+/// `pad16`, the AEAD's padding: every block gets the pad bit).
+#[inline(always)]
+pub(crate) fn mac_padded<K: Kernel>(kernel: K, acc: &mut Accumulator, data: &[u8]) {
+    let (blocks, rest) = data.as_chunks::<MAC_BLOCK_LEN>();
+    kernel.poly1305_blocks(acc, blocks);
+    if !rest.is_empty() {
+        let mut last = [0u8; MAC_BLOCK_LEN];
+        last[..rest.len()].copy_from_slice(rest);
+        kernel.poly1305_blocks(acc, &[last]);
+    }
 }
 
 impl<V: Variant> State<V> {
@@ -104,6 +199,30 @@ impl<V: Variant> State<V> {
         let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
         self.check(blocks)?;
         kernel.xor::<R, V>(self, buf, tail);
+        self.advance(blocks)
+    }
+
+    /// An AEAD's bulk step at this position, one pass ([`Seal`](AeadDirection::Seal):
+    /// [`Kernel::xor_then_mac`]; [`Open`](AeadDirection::Open): [`Kernel::mac_then_xor`]),
+    /// then moves past the `⌈len / 64⌉` blocks used.
+    ///
+    /// # Errors
+    /// [`EndOfStream`] if the stream has fewer blocks left; `buf`, `acc` and the state are
+    /// untouched.
+    #[inline]
+    pub fn xor_and_mac<R: Rounds, K: Kernel>(
+        &mut self,
+        kernel: K,
+        direction: AeadDirection,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) -> Result<(), EndOfStream> {
+        let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
+        self.check(blocks)?;
+        match direction {
+            AeadDirection::Seal => kernel.xor_then_mac::<R, V>(self, acc, buf),
+            AeadDirection::Open => kernel.mac_then_xor::<R, V>(self, acc, buf),
+        }
         self.advance(blocks)
     }
 

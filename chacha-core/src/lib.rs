@@ -8,8 +8,10 @@
 //! - [`State`], the 16-word input state that knows where its stream ends;
 //! - [`Kernel`], the contract every backend in `chacha-backends` implements, and the widths
 //!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_FREE_BLOCKS`];
-//! - [`reference`](mod@reference), the RFC 8439 §2.3 block function and HChaCha, written plainly: the
-//!   oracle for every backend.
+//! - [`poly1305`], the Poly1305 accumulator the backends' MAC kernels share and the MAC on
+//!   top, for the ChaCha20-Poly1305 AEAD;
+//! - [`reference`](mod@reference), the RFC 8439 §2.3 block function, HChaCha and the §2.5
+//!   Poly1305, written plainly: the oracle for every backend.
 //!
 //! Applications want the `chacha20` crate (stream ciphers) or `chacha-rng` (random number
 //! generators); this crate is for backends and those front crates.
@@ -27,12 +29,13 @@
 #![forbid(unsafe_code)]
 
 mod contract;
+pub mod poly1305;
 pub mod reference;
 mod rounds;
 mod state;
 mod variant;
 
-pub use contract::{BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS};
+pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS};
 pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};

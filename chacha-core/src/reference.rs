@@ -1,5 +1,7 @@
-//! The ChaCha block function written straight from RFC 8439 §2.1–§2.3, and HChaCha from
-//! draft-irtf-cfrg-xchacha-03 §2.2.
+//! The ChaCha block function written straight from RFC 8439 §2.1–§2.3, HChaCha from
+//! draft-irtf-cfrg-xchacha-03 §2.2, and Poly1305 from RFC 8439 §2.5 (in five 26-bit
+//! limbs, the textbook way to do its 130-bit arithmetic; no kernel uses that radix, so
+//! the reference shares no code and no limb layout with them).
 //!
 //! This is the oracle every backend is tested against, so it stays plain: one block at a
 //! time, the state as sixteen words, the quarter round on indices exactly as the RFC
@@ -96,4 +98,119 @@ pub fn hchacha<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
         bytes.copy_from_slice(&w.to_le_bytes());
     }
     out
+}
+
+/// RFC 8439 §2.5.1: Poly1305 of `msg` under the one-time key `key` (`r` then `s`).
+pub fn poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+    let r = clamp(key[..16].try_into().expect("16 bytes"));
+    let mut a = [0u64; 5];
+    for chunk in msg.chunks(16) {
+        // "Add one bit beyond the number of octets": 0x01 after the chunk.
+        let mut n = [0u8; 17];
+        n[..chunk.len()].copy_from_slice(chunk);
+        n[chunk.len()] = 1;
+        a = mul_mod_p(add(a, limbs(&n)), r);
+    }
+    let mut s = [0u8; 17];
+    s[..16].copy_from_slice(&key[16..]);
+    let a = add(reduce(a), limbs(&s));
+    // The low 128 bits, little-endian.
+    let value = a.iter().rev().fold(0u128, |acc, &l| (acc << 26) | u128::from(l));
+    value.to_le_bytes()
+}
+
+/// Poly1305's accumulator step over whole blocks (each with its 2^128 bit) from
+/// accumulator `h` (three 64-bit limbs, `h < 2^131`) under key half `r` (clamped here):
+/// the oracle of [`Kernel::poly1305_blocks`](crate::Kernel::poly1305_blocks). The result is
+/// fully reduced (`< p`).
+pub fn poly1305_blocks(r: &[u8; 16], h: [u64; 3], blocks: &[[u8; 16]]) -> [u64; 3] {
+    let r = clamp(r);
+    let mut bytes = [0u8; 17];
+    bytes[..8].copy_from_slice(&h[0].to_le_bytes());
+    bytes[8..16].copy_from_slice(&h[1].to_le_bytes());
+    bytes[16] = u8::try_from(h[2]).expect("h < 2^131");
+    let mut a = limbs(&bytes);
+    for m in blocks {
+        let mut n = [1u8; 17];
+        n[..16].copy_from_slice(m);
+        a = mul_mod_p(add(a, limbs(&n)), r);
+    }
+    let value = reduce(a);
+    let lo = value.iter().rev().fold(0u128, |acc, &l| (acc << 26) | u128::from(l));
+    [lo as u64, (lo >> 64) as u64, value[4] >> 24]
+}
+
+/// §2.5.1 `clamp(r)`: clears the top four bits of bytes 3, 7, 11, 15 and the bottom two of
+/// bytes 4, 8, 12; as five 26-bit limbs.
+fn clamp(r: &[u8; 16]) -> [u64; 5] {
+    let mut c = [0u8; 17];
+    c[..16].copy_from_slice(r);
+    for i in [3, 7, 11, 15] {
+        c[i] &= 15;
+    }
+    for i in [4, 8, 12] {
+        c[i] &= 252;
+    }
+    limbs(&c)
+}
+
+/// A little-endian number of up to 136 bits as five 26-bit limbs (the last one wider).
+fn limbs(bytes: &[u8; 17]) -> [u64; 5] {
+    let lo = u128::from_le_bytes(bytes[..16].try_into().expect("16 bytes"));
+    let top = u64::from(bytes[16]);
+    let mask = (1u128 << 26) - 1;
+    [
+        (lo & mask) as u64,
+        ((lo >> 26) & mask) as u64,
+        ((lo >> 52) & mask) as u64,
+        ((lo >> 78) & mask) as u64,
+        (lo >> 104) as u64 | (top << 24),
+    ]
+}
+
+fn add(a: [u64; 5], b: [u64; 5]) -> [u64; 5] {
+    core::array::from_fn(|i| a[i] + b[i])
+}
+
+/// `a · r mod p`, schoolbook: a product limb at `2^(26·(i + 5))` is `2^130 · …` ≡ `5 · …`.
+fn mul_mod_p(a: [u64; 5], r: [u64; 5]) -> [u64; 5] {
+    let mut d = [0u128; 5];
+    for i in 0..5 {
+        for j in 0..5 {
+            let product = u128::from(a[i]) * u128::from(r[j]);
+            if i + j < 5 { d[i + j] += product } else { d[i + j - 5] += 5 * product }
+        }
+    }
+    carry(d)
+}
+
+/// Carries every limb down to 26 bits; what leaves the top comes back in ×5.
+fn carry(mut d: [u128; 5]) -> [u64; 5] {
+    for _ in 0..2 {
+        for i in 0..5 {
+            let c = d[i] >> 26;
+            d[i] &= (1 << 26) - 1;
+            if i < 4 { d[i + 1] += c } else { d[0] += 5 * c }
+        }
+    }
+    d.map(|l| l as u64)
+}
+
+/// The unique value below `p = 2^130 - 5`.
+fn reduce(a: [u64; 5]) -> [u64; 5] {
+    let mut a = carry(a.map(u128::from));
+    let p = [(1 << 26) - 5, (1 << 26) - 1, (1 << 26) - 1, (1 << 26) - 1, (1 << 26) - 1];
+    while a.iter().rev().cmp(p.iter().rev()) != core::cmp::Ordering::Less {
+        // a - p: a >= p, limb by limb with borrows.
+        let mut borrow = 0i64;
+        for i in 0..5 {
+            let mut v = a[i] as i64 - p[i] as i64 - borrow;
+            borrow = i64::from(v < 0);
+            if v < 0 {
+                v += 1 << 26;
+            }
+            a[i] = v as u64;
+        }
+    }
+    a
 }
