@@ -27,7 +27,7 @@ use core::fmt::Debug;
 use inout::InOutBuf;
 
 use crate::{
-    poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock},
+    poly1305::{Accumulator, MacBlock},
     rounds::Rounds,
     state::{BLOCK_LEN, Block, EndOfStream, State},
     variant::Variant,
@@ -154,30 +154,17 @@ fn aead_chunks<R: Rounds, V: Variant, K: Kernel>(
         let n = buf.len().min(AEAD_CHUNK);
         let (mut piece, rest) = buf.split_at(n);
         if direction == AeadDirection::Open {
-            mac_padded(kernel, acc, piece.get_in());
+            acc.absorb_padded(kernel, piece.get_in());
         }
         kernel.xor::<R, V>(&piece_state, piece.reborrow(), &mut tail);
         if direction == AeadDirection::Seal {
-            mac_padded(kernel, acc, piece.get_out());
+            acc.absorb_padded(kernel, piece.get_out());
         }
         // Whole pieces only until the last: never past the end the caller checked.
         if !rest.is_empty() {
             piece_state.advance((n / BLOCK_LEN) as u64).expect("the caller checked the whole request");
         }
         buf = rest;
-    }
-}
-
-/// Absorbs `data` as Poly1305 blocks, a partial last one padded with zeros (RFC 8439's
-/// `pad16`, the AEAD's padding: every block gets the pad bit).
-#[inline(always)]
-pub(crate) fn mac_padded<K: Kernel>(kernel: K, acc: &mut Accumulator, data: &[u8]) {
-    let (blocks, rest) = data.as_chunks::<MAC_BLOCK_LEN>();
-    kernel.poly1305_blocks(acc, blocks);
-    if !rest.is_empty() {
-        let mut last = [0u8; MAC_BLOCK_LEN];
-        last[..rest.len()].copy_from_slice(rest);
-        kernel.poly1305_blocks(acc, &[last]);
     }
 }
 

@@ -73,6 +73,19 @@ impl Accumulator {
         }
     }
 
+    /// Absorbs `data` as blocks, a partial last one padded with zeros: RFC 8439 §2.8's
+    /// `pad16`, the AEAD's padding, where every block gets the pad bit.
+    #[inline]
+    pub fn absorb_padded(&mut self, mac: impl BlockMac, data: &[u8]) {
+        let (blocks, rest) = data.as_chunks::<MAC_BLOCK_LEN>();
+        mac.absorb(self, blocks);
+        if !rest.is_empty() {
+            let mut last = [0u8; MAC_BLOCK_LEN];
+            last[..rest.len()].copy_from_slice(rest);
+            mac.absorb(self, &[last]);
+        }
+    }
+
     /// Absorbs one block with pad bit `pad` (1 for a whole block; 0 for a final partial
     /// block, which the caller has already ended with `0x01` and zeros).
     #[inline(always)]

@@ -113,10 +113,8 @@ pub fn poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     }
     let mut s = [0u8; 17];
     s[..16].copy_from_slice(&key[16..]);
-    let a = add(reduce(a), limbs(&s));
-    // The low 128 bits, little-endian.
-    let value = a.iter().rev().fold(0u128, |acc, &l| (acc << 26) | u128::from(l));
-    value.to_le_bytes()
+    // (a mod p) + s, mod 2^128, little-endian.
+    low_128(add(reduce(a), limbs(&s))).to_le_bytes()
 }
 
 /// Poly1305's accumulator step over whole blocks (each with its 2^128 bit) from
@@ -136,7 +134,7 @@ pub fn poly1305_blocks(r: &[u8; 16], h: [u64; 3], blocks: &[[u8; 16]]) -> [u64; 
         a = mul_mod_p(add(a, limbs(&n)), r);
     }
     let value = reduce(a);
-    let lo = value.iter().rev().fold(0u128, |acc, &l| (acc << 26) | u128::from(l));
+    let lo = low_128(value);
     [lo as u64, (lo >> 64) as u64, value[4] >> 24]
 }
 
@@ -166,6 +164,11 @@ fn limbs(bytes: &[u8; 17]) -> [u64; 5] {
         ((lo >> 78) & mask) as u64,
         (lo >> 104) as u64 | (top << 24),
     ]
+}
+
+/// The value of five limbs (each may be wider than 26 bits), mod 2^128.
+fn low_128(a: [u64; 5]) -> u128 {
+    a.iter().rev().fold(0u128, |acc, &l| (acc << 26).wrapping_add(u128::from(l)))
 }
 
 fn add(a: [u64; 5], b: [u64; 5]) -> [u64; 5] {
