@@ -1,4 +1,5 @@
-//! The AEADs to race: ChaCha20-Poly1305 (RFC 8439) as applications get it — the published
+//! The AEADs to race: ChaCha20-Poly1305 (RFC 8439) — ours (this workspace's
+//! `chacha20poly1305` front, through `new` and on each backend), the published
 //! `chacha20poly1305` 0.11 over the `chacha20` that Cargo gives it (the published 0.10.2 in
 //! this package's build, ours in the report's `patched/` build of the same binary) — and
 //! its peers OpenSSL (EVP), libsodium and `ring`.
@@ -13,8 +14,10 @@ use core::fmt;
 use std::any::TypeId;
 use std::hint::black_box;
 
-use crate::KEY;
+use chacha_backends::Backend;
+
 use crate::impls::{Origin, Peer};
+use crate::{KEY, OURS};
 
 /// The associated data of every message: 13 bytes, as long as a TLS 1.2 record header.
 pub const AAD: &[u8; 13] = b"chacha-bench\x01";
@@ -95,6 +98,20 @@ where
     AeadImplementation { name: peer.label(), origin: Origin::Peer(peer), seal: Box::new(Sealer(seal)) }
 }
 
+/// Ours through `new` ([`Backend::detect`]) or on `backend`.
+fn ours(backend: Option<Backend>) -> AeadImplementation {
+    use chacha20poly1305_ours::ChaCha20Poly1305;
+    use chacha20poly1305_ours::aead::{AeadInOut, KeyInit};
+    let (name, origin, aead) = match backend {
+        None => (OURS.to_string(), Origin::OursNew, ChaCha20Poly1305::new(&KEY.into())),
+        Some(b) => (b.name().to_string(), Origin::Ours(b), ChaCha20Poly1305::with_backend(&KEY.into(), b)),
+    };
+    let seal = Sealer(move |nonce: &[u8; 12], buf: &mut [u8]| -> [u8; 16] {
+        aead.encrypt_inout_detached(nonce.into(), AAD, buf.into()).expect("a message below 256 GiB").into()
+    });
+    AeadImplementation { name, origin, seal: Box::new(seal) }
+}
+
 fn rustcrypto(peer: Peer) -> AeadImplementation {
     use chacha20poly1305::ChaCha20Poly1305;
     use chacha20poly1305::aead::{AeadInOut, KeyInit};
@@ -126,18 +143,23 @@ fn sodium_peer(peer: Peer) -> Option<AeadImplementation> {
     Some(sealer(peer, move |nonce: &[u8; 12], buf: &mut [u8]| lib.aead_ietf_seal(nonce, AAD, buf, &KEY)))
 }
 
-/// Each of `peers` that has ChaCha20-Poly1305 and runs in this process.
-pub fn aead_implementations(peers: &[Peer]) -> Vec<AeadImplementation> {
-    peers
-        .iter()
-        .filter_map(|&peer| match peer {
-            Peer::ChaCha20Poly1305 => Some(rustcrypto(peer)),
-            Peer::Ring => Some(ring_peer(peer)),
-            Peer::OpenSsl => openssl_peer(peer),
-            Peer::Sodium => sodium_peer(peer),
-            _ => None,
-        })
-        .collect()
+/// Ours through `new` and on each of `backends` (none without `backends`), then each of
+/// `peers` that has ChaCha20-Poly1305 and runs in this process.
+pub fn aead_implementations(backends: &[Backend], peers: &[Peer]) -> Vec<AeadImplementation> {
+    let mut all = Vec::new();
+    if !backends.is_empty() {
+        all.push(ours(None));
+    }
+    all.extend(backends.iter().map(|&b| ours(Some(b))));
+    let peers = peers.iter().filter_map(|&peer| match peer {
+        Peer::ChaCha20Poly1305 => Some(rustcrypto(peer)),
+        Peer::Ring => Some(ring_peer(peer)),
+        Peer::OpenSsl => openssl_peer(peer),
+        Peer::Sodium => sodium_peer(peer),
+        _ => None,
+    });
+    all.extend(peers);
+    all
 }
 
 /// The message lengths of [`aead_transcript`]: empty, partial blocks, multi-block messages.

@@ -109,24 +109,18 @@ impl Workload {
         }
     }
 
-    /// The name of the row of what users call, which the summary reads: [`crate::OURS`], or
-    /// for the AEAD the published `chacha20poly1305` over our `chacha20`.
+    /// The name of the row of what users call, which the summary reads: [`crate::OURS`].
     pub fn users_row(self) -> String {
-        match self {
-            Workload::Aead => Peer::ChaCha20Poly1305Patched.label(),
-            _ => crate::OURS.to_string(),
-        }
+        crate::OURS.to_string()
     }
 
     /// The constructor behind the [`crate::OURS`] row at `point`: `new`, `from_seed`
-    /// (the seek moves one generator made so) or `seed_from_u64`; `None` where ours has no
-    /// rows (the AEAD: there ours is the published AEAD over our `chacha20`).
+    /// (the seek moves one generator made so) or `seed_from_u64`.
     pub fn ours_constructor(self, point: Point) -> Option<&'static str> {
         match self {
-            Workload::Cipher { .. } => Some("new"),
+            Workload::Cipher { .. } | Workload::Aead => Some("new"),
             Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
             Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),
-            Workload::Aead => None,
         }
     }
 }
@@ -249,8 +243,7 @@ impl Entrant {
 
 /// The entrants of `workload`: ours through the user's constructors ([`crate::OURS`]) and
 /// on each of `backends` (none without `backends`), then each of `peers` that offers it in
-/// this process. The AEAD has peers only (ours is the published AEAD in the `patched/`
-/// build's worker).
+/// this process.
 pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec<Entrant> {
     match workload {
         Workload::Cipher { variant, .. } => {
@@ -259,7 +252,7 @@ pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec
         Workload::Rng(r) | Workload::RngSetup(r) => {
             rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect()
         }
-        Workload::Aead => aead_implementations(peers).into_iter().map(Entrant::Aead).collect(),
+        Workload::Aead => aead_implementations(backends, peers).into_iter().map(Entrant::Aead).collect(),
     }
 }
 

@@ -91,15 +91,17 @@ fn a_disagreement_is_reported() {
     assert!(err.contains("ours-8 differs from ours-20"), "{err}");
 }
 
-/// Every in-process AEAD seals a message the same way, and the published AEAD over our
-/// ChaCha20 (its type parameter: what the patched build's `ChaCha20Poly1305` is) agrees
-/// with them; this package's own `ChaCha20Poly1305` runs on the published chacha20.
+/// Every in-process AEAD (ours on every backend, the peers) seals a message the same way,
+/// and the published AEAD over our ChaCha20 (its type parameter: what the patched build's
+/// `ChaCha20Poly1305` is) agrees with them; this package's published `ChaCha20Poly1305`
+/// runs on the published chacha20.
 #[test]
 fn our_chacha20_under_the_aead_gives_the_peers_bytes() {
     use chacha20poly1305::aead::{AeadInOut, KeyInit};
     assert!(!aead_on_ours(), "this package's chacha20poly1305 must run on the published chacha20");
-    let mut impls = aead_implementations(&peers());
-    assert!(impls.len() >= 2, "the published AEAD and ring need no system library");
+    let backends: Vec<_> = Backend::available().collect();
+    let mut impls = aead_implementations(&backends, &peers());
+    assert!(impls.len() >= 3 + backends.len(), "ours, the published AEAD and ring need no system library");
     let ours = chacha20poly1305::ChaChaPoly1305::<chacha20::ChaCha20>::new(&chacha_bench::KEY.into());
     for len in [0, 1, 64, 65, 1000, 4103] {
         let message: Vec<u8> = (0..len).map(|i| i as u8).collect();

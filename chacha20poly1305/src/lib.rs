@@ -71,6 +71,11 @@
 mod construction;
 mod stream;
 
+/// The crate README's example, compiled and run as a doc test.
+#[cfg(all(doctest, feature = "alloc"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub use chacha20::{Backend, ChaCha, Ietf, Kernel, R8, R12, R20, Rounds, XChaCha};
 pub use stream::AeadStream;
