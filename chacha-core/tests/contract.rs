@@ -272,3 +272,69 @@ fn key_words_and_nonce_read_back_what_new_took() {
     assert_eq!(ietf.nonce(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     assert_eq!(legacy.nonce(), [1, 2, 3, 4, 5, 6, 7, 8]);
 }
+
+/// The one-pass AEAD steps' defaults through [`State::xor_and_mac`]: the keystream XOR of
+/// `State::xor` and the MAC of the zero-padded ciphertext (the output when sealing, the
+/// input when opening), across the 4 KiB pieces, with the state moved past the blocks.
+#[test]
+fn xor_and_mac_is_xor_plus_the_padded_ciphertexts_mac_piece_after_piece() {
+    use chacha_core::{AEAD_CHUNK, AeadDirection, poly1305::Accumulator};
+    let key = [0x42u8; 32];
+    for len in [0, 1, 15, 16, 17, 64, 65, AEAD_CHUNK - 1, AEAD_CHUNK, AEAD_CHUNK + 1, 2 * AEAD_CHUNK + 100] {
+        let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+        let mut expected_state = State::<Ietf>::new(&key, &[9; 12]);
+        expected_state.seek(5).unwrap();
+        let start = expected_state.clone();
+        let mut ciphertext = data.clone();
+        expected_state
+            .xor::<R20, _>(Recording, ciphertext.as_mut_slice().into(), &mut [0; BLOCK_LEN])
+            .unwrap();
+        let mut padded = ciphertext.clone();
+        padded.resize(len.div_ceil(16) * 16, 0);
+        let mac_key = [0x17u8; 32];
+        let want_tag = reference::poly1305(&mac_key, &padded);
+        for direction in [AeadDirection::Seal, AeadDirection::Open] {
+            let mut state = start.clone();
+            let mut acc = Accumulator::new(mac_key[..16].try_into().unwrap());
+            let mut buf = if direction == AeadDirection::Seal { data.clone() } else { ciphertext.clone() };
+            let before = calls();
+            state.xor_and_mac::<R20, _>(Recording, direction, &mut acc, buf.as_mut_slice().into()).unwrap();
+            let want_buf = if direction == AeadDirection::Seal { &ciphertext } else { &data };
+            assert_eq!(&buf, want_buf, "{direction:?}, {len} bytes");
+            assert_eq!(
+                acc.tag(mac_key[16..].try_into().unwrap()),
+                want_tag,
+                "{direction:?}, {len} bytes: tag"
+            );
+            assert_eq!(state.counter(), expected_state.counter(), "{direction:?}, {len} bytes: position");
+            assert_eq!(
+                calls() - before,
+                len.div_ceil(AEAD_CHUNK),
+                "{direction:?}, {len} bytes: one call a piece"
+            );
+        }
+    }
+}
+
+/// A request past the end is refused before anything runs; one that ends exactly at the
+/// end is served.
+#[test]
+fn xor_and_mac_refuses_past_the_end_and_serves_up_to_it() {
+    use chacha_core::{AeadDirection, poly1305::Accumulator};
+    let mut state = State::<Ietf>::new(&[1; 32], &[2; 12]);
+    state.seek((1u128 << 32) - 2).unwrap();
+    let mut acc = Accumulator::new(&[3; 16]);
+    let mut buf = vec![0x55u8; 129];
+    let before = calls();
+    assert_eq!(
+        state.xor_and_mac::<R20, _>(Recording, AeadDirection::Seal, &mut acc, buf.as_mut_slice().into()),
+        Err(EndOfStream)
+    );
+    assert_eq!(calls(), before, "the kernel did not run");
+    assert!(buf.iter().all(|&b| b == 0x55), "nothing written");
+    assert_eq!(acc.h(), [0; 3], "nothing absorbed");
+    assert_eq!(state.blocks_left(), 2);
+    state.xor_and_mac::<R20, _>(Recording, AeadDirection::Open, &mut acc, (&mut buf[..128]).into()).unwrap();
+    assert_eq!(state.blocks_left(), 0);
+    assert_ne!(acc.h(), [0; 3]);
+}
