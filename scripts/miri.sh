@@ -3,8 +3,9 @@
 # pointer use, reads of uninitialised memory, aliasing violations, in our `unsafe` and in
 # the dependencies' `unsafe` that our calls reach), in four builds:
 #
-#   soft     --cfg chacha_backend="soft": chacha-core, chacha-backends, chacha20 and
-#            chacha-rng (all features) on the portable backend
+#   soft     --cfg chacha_backend="soft": chacha-core, chacha-backends, chacha20,
+#            chacha-rng (all features) and chacha20poly1305 (its known answers and the
+#            differential test, fewer lengths under miri) on the portable backend
 #   dispatch no flags: chacha-backends' differential tests through `Backend` with the
 #            backends an x86_64 build without target features has (sse2, soft)
 #   avx2     i686, -C target-feature=+avx2, pinned: the avx2 module's kernels (see below)
@@ -89,6 +90,8 @@ echo "miri: sysroot for $x86_64 ready ($((SECONDS - start)) s)"
     -p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng --all-features \
     --lib --test differential --test rfc_vectors --test limits --test properties --test rng \
     --test published --test vectors -- --skip serialized_state_golden_bytes_and_round_trips
+  build soft-aead $x86_64 soft '--cfg chacha_backend="soft"' -- \
+    -p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle --all-features --lib --test kats --test differential
 ) &
 lane_a=$!
 (
@@ -108,5 +111,5 @@ wait "$lane_a" || status=1
 wait "$lane_b" || status=1
 [ "$status" = 0 ] || { echo "miri: a build failed" >&2; exit 1; }
 total=$(cat "$logs"/*.count | awk '{s += $1} END {print s}')
-echo "miri: $total tests passed in 4 builds ($((SECONDS - start)) s; PROPTEST_CASES=$PROPTEST_CASES)"
+echo "miri: $total tests passed in 5 builds ($((SECONDS - start)) s; PROPTEST_CASES=$PROPTEST_CASES)"
 echo "miri: not run: the avx2 module's two asm! blocks (x86_64), sse2 on i686, chacha20's kats, one chacha-rng known-answer test, the cases left out under cfg(miri) (see the header of scripts/miri.sh)"

@@ -194,7 +194,7 @@ impl Poly1305 {
 
     /// Absorbs `msg`; whole blocks go to `kernel`, a partial one waits for more.
     pub fn update_with<K: BlockMac>(&mut self, kernel: K, mut msg: &[u8]) {
-        if self.pending_len > 0 {
+        if self.pending_len != 0 {
             let n = (MAC_BLOCK_LEN - self.pending_len).min(msg.len());
             self.pending[self.pending_len..][..n].copy_from_slice(&msg[..n]);
             self.pending_len += n;

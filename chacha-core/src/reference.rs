@@ -162,7 +162,7 @@ fn limbs(bytes: &[u8; 17]) -> [u64; 5] {
         ((lo >> 26) & mask) as u64,
         ((lo >> 52) & mask) as u64,
         ((lo >> 78) & mask) as u64,
-        (lo >> 104) as u64 | (top << 24),
+        (lo >> 104) as u64 + (top << 24),
     ]
 }
 
@@ -199,21 +199,11 @@ fn carry(mut d: [u128; 5]) -> [u64; 5] {
     d.map(|l| l as u64)
 }
 
-/// The unique value below `p = 2^130 - 5`.
+/// The unique value below `p = 2^130 - 5`. Carried twice over, every limb is below 2^26,
+/// so `a < 2^130`, and `a >= p` only where every limb above the lowest is all ones: `a - p`
+/// limb by limb then borrows nothing.
 fn reduce(a: [u64; 5]) -> [u64; 5] {
-    let mut a = carry(a.map(u128::from));
+    let a = carry(carry(a.map(u128::from)).map(u128::from));
     let p = [(1 << 26) - 5, (1 << 26) - 1, (1 << 26) - 1, (1 << 26) - 1, (1 << 26) - 1];
-    while a.iter().rev().cmp(p.iter().rev()) != core::cmp::Ordering::Less {
-        // a - p: a >= p, limb by limb with borrows.
-        let mut borrow = 0i64;
-        for i in 0..5 {
-            let mut v = a[i] as i64 - p[i] as i64 - borrow;
-            borrow = i64::from(v < 0);
-            if v < 0 {
-                v += 1 << 26;
-            }
-            a[i] = v as u64;
-        }
-    }
-    a
+    if a.iter().rev().lt(p.iter().rev()) { a } else { core::array::from_fn(|i| a[i] - p[i]) }
 }

@@ -77,6 +77,21 @@ fn absorb_from_any_allowed_accumulator_is_the_reference_step() {
     }
 }
 
+/// The one step whose last carry reaches `h[2]`: with `r = 1` the product is the sum
+/// itself, `h + 2^128 = 2^130 - 1 + 2^128`, and folding its `2^130` (+5) carries through
+/// both 64-bit limbs: `2^128 + 4`.
+#[test]
+fn absorb_carries_the_fold_through_both_limbs() {
+    let mut r = [0u8; 16];
+    r[0] = 1;
+    let h = [u64::MAX, u64::MAX, 3];
+    let mut acc = Accumulator::new(&r);
+    acc.set_h(h);
+    acc.absorb(&[[0; 16]]);
+    assert_eq!(acc.h(), [4, 0, 1]);
+    assert_eq!(reduced(acc.h()), reduced(reference::poly1305_blocks(&r, h, &[[0; 16]])));
+}
+
 /// `h` mod p, through the tag with `s = 0`.
 fn reduced(h: [u64; 3]) -> [u8; 16] {
     let mut acc = Accumulator::new(&[0; 16]);

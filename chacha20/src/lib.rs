@@ -190,12 +190,6 @@ mod chacha;
 #[cfg(feature = "xchacha")]
 mod xchacha;
 
-// The workspace README's examples (the quick start among them) run as this crate's doc
-// tests, so they cannot go stale.
-#[cfg(all(doctest, feature = "rng"))]
-#[doc = include_str!("../../README.md")]
-struct WorkspaceReadme;
-
 pub use chacha_backends::{self as backends, Backend};
 pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};

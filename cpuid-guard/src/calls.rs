@@ -1,4 +1,5 @@
-//! Every public entry point of `chacha20` and `chacha-rng` that a user calls per message,
+//! Every public entry point of `chacha20`, `chacha-rng` and `chacha20poly1305` that a user
+//! calls per message,
 //! per instance or per seek, the way a user calls it: the defaults (`new`, `from_seed`,
 //! `seed_from_u64`, …, on `Backend::detect()`), every backend of `Backend::available()`
 //! (`with_backend`) and each backend's own kernel type (`with_kernel`, through
@@ -14,6 +15,8 @@ use chacha20::{
     Backend, ChaCha, ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, Ietf, Kernel, Legacy, R8, R12, R20, Rounds,
     XChaCha, XChaCha8, XChaCha12, XChaCha20,
 };
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use chacha20poly1305::{ChaCha20Poly1305, ChaChaPoly1305, XChaCha20Poly1305};
 
 /// The marker the gdb fallback breaks on: from here on, CPUID must not execute.
 #[inline(never)]
@@ -89,7 +92,20 @@ fn defaults(i: u64) -> usize {
     black_box(thread_like.next_word());
     let mut ietf_core = BlockRng::new(ChaChaCore::<R20, Ietf>::seed_from_u64(i));
     black_box(ietf_core.next_u64_from_u32());
-    21
+
+    seal_and_open(&ChaCha20Poly1305::new(&k.into()), &n12.into(), 64);
+    seal_and_open(&ChaCha20Poly1305::new_from_slice(&k).expect("32 bytes"), &n12.into(), 1000);
+    seal_and_open(&XChaCha20Poly1305::new(&k.into()), &n24.into(), 16);
+    24
+}
+
+/// One message sealed and opened (and a forgery refused) by an AEAD.
+fn seal_and_open<A: AeadInOut>(aead: &A, nonce: &chacha20poly1305::aead::Nonce<A>, len: usize) {
+    let mut buf = [0u8; 5000];
+    let tag = aead.encrypt_inout_detached(nonce, b"aad", (&mut buf[..len]).into()).expect("short");
+    black_box(aead.decrypt_inout_detached(nonce, b"aad", (&mut buf[..len]).into(), &tag)).expect("authentic");
+    black_box(aead.decrypt_inout_detached(nonce, b"bad", (&mut buf[..len]).into(), &tag))
+        .expect_err("forged");
 }
 
 /// The same entry points on one backend, held as `Backend` (`with_backend`), with the
@@ -114,7 +130,9 @@ fn pinned(backend: Backend, i: u64) -> usize {
     black_box(&buf);
     let core = ChaChaCore::<R20, Legacy>::with_kernel(k, backend);
     black_box(BlockRng::new(core).next_word());
-    10
+    seal_and_open(&ChaCha20Poly1305::with_backend(&k.into(), backend), &n12.into(), 300);
+    seal_and_open(&XChaCha20Poly1305::with_backend(&k.into(), backend), &n24.into(), 5000);
+    12
 }
 
 /// The same on each backend's own kernel type (`with_kernel`).
@@ -137,5 +155,7 @@ fn ciphers<R: Rounds, K: Kernel>(kernel: K, i: u64) -> usize {
     rng.set_word_pos(u128::from(i) * 77);
     black_box(rng.next_u32());
     black_box(kernel.hchacha::<R>(&k, &[1; 16]));
-    4
+    let aead = ChaChaPoly1305::<ChaCha<R, Ietf, K>>::with_kernel(&k.into(), kernel);
+    seal_and_open(&aead, &n12.into(), 200);
+    5
 }

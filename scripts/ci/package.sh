@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cargo package` for every library crate, as crates.io would get them: the four are
+# `cargo package` for every library crate, as crates.io would get them: the five are
 # packaged together (cargo >= 1.90 resolves their path+version dependencies on each other
 # through a temporary local registry, so nothing needs to be published first) and each
 # .crate is built on its own from the unpacked sources. Then each file list is checked for
@@ -8,7 +8,7 @@
 #   scripts/ci/package.sh         (.ci/run stage "cargo package"; the workflow's gate job of that name)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-crates=(chacha-core chacha-backends chacha20@0.10.100 chacha-rng)
+crates=(chacha-core chacha-backends chacha20@0.10.100 chacha-rng chacha20poly1305@0.11.100)
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
 

@@ -21,9 +21,15 @@ fn backends() -> Vec<Backend> {
 }
 
 /// Every length to 300 (the short path's 0–3 blocks and the bulk path's first pieces),
-/// then around the 4 KiB pieces of the one-pass step, and longer.
-fn lengths() -> impl Iterator<Item = usize> {
-    (0..=300).chain([1023, 1024, 1025, 4095, 4096, 4097, 8191, 8193, 16384 + 17, 65536 + 5, 100_003])
+/// then around the 4 KiB pieces of the one-pass step, and longer; under miri, one length
+/// of each kind.
+fn lengths() -> Vec<usize> {
+    if cfg!(miri) {
+        return vec![0, 1, 64, 65, 193, 4097];
+    }
+    (0..=300)
+        .chain([1023, 1024, 1025, 4095, 4096, 4097, 8191, 8193, 16384 + 17, 65536 + 5, 100_003])
+        .collect()
 }
 
 const AAD_LENGTHS: [usize; 6] = [0, 1, 15, 16, 17, 100];
@@ -40,7 +46,7 @@ fn agree<Ours, Published, const N: usize>(
     for<'a> &'a aead::Nonce<Ours>: From<&'a [u8; N]>,
     for<'a> &'a aead::Nonce<Published>: From<&'a [u8; N]>,
 {
-    for (i, len) in lengths().enumerate() {
+    for (i, len) in lengths().into_iter().enumerate() {
         let aad_len = AAD_LENGTHS[i % AAD_LENGTHS.len()];
         let seed = (len * 7 + aad_len) as u64;
         let data = filler(seed, 32 + N + aad_len + len);
@@ -138,7 +144,9 @@ fn refused(
 #[test]
 fn every_forgery_is_refused_and_nothing_is_released() {
     for backend in backends() {
-        for len in [0usize, 1, 63, 64, 65, 192, 193, 300, 4097, 20_000] {
+        let lengths: &[usize] =
+            if cfg!(miri) { &[0, 65] } else { &[0, 1, 63, 64, 65, 192, 193, 300, 4097, 20_000] };
+        for &len in lengths {
             let data = filler(len as u64 + 99, 32 + 12 + 20 + len);
             let key: [u8; 32] = data[..32].try_into().unwrap();
             let nonce: [u8; 12] = data[32..44].try_into().unwrap();
@@ -155,7 +163,7 @@ fn every_forgery_is_refused_and_nothing_is_released() {
                 t[bit / 8] ^= 1 << (bit % 8);
                 refused(&aead, &nonce, aad, &ciphertext, &t, &format!("{at}: tag bit {bit}"));
             }
-            for i in 0..ciphertext.len() {
+            for i in (0..ciphertext.len()).step_by(if cfg!(miri) { 13 } else { 1 }) {
                 let mut c = ciphertext.clone();
                 c[i] ^= 1 << (i % 8);
                 refused(&aead, &nonce, aad, &c, &tag, &format!("{at}: ciphertext byte {i}"));
