@@ -15,6 +15,19 @@ for c in "${crates[@]}"; do args+=(-p "$c"); done
 # --allow-dirty only when run by hand in a work tree with changes; CI checks a clean clone.
 dirty=()
 [ "${CI:-}" = true ] || dirty=(--allow-dirty)
+# Cargo unpacks each .crate of that temporary registry into $CARGO_HOME/registry/src/<hash of
+# the registry's path>/NAME-VERSION and reuses an unpacked folder that is already there: on a
+# machine that ran this script before, in a clone at the same path, a .crate of the same
+# version but older contents was verified against the old sources (CI failed so: a backend
+# built against the chacha-core of an earlier run, "no method named `mac_then_xor`"). So the
+# unpacked copies of our crates go first; crates.io's own folders are left alone.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for c in "${crates[@]}"; do
+  name=${c%@*}
+  for d in "$cargo_home"/registry/src/*/"$name"-[0-9]*; do
+    case "$d" in */index.crates.io-*) ;; *) [ -d "$d" ] && rm -rf "$d" ;; esac
+  done
+done
 CARGO_TARGET_DIR=target/package cargo package --locked "${dirty[@]}" "${args[@]}"
 
 status=0
