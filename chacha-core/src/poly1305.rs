@@ -90,43 +90,30 @@ impl Accumulator {
     /// block, which the caller has already ended with `0x01` and zeros).
     #[inline(always)]
     fn absorb_block(&mut self, m: &MacBlock, pad: u64) {
-        let [r0, r1] = self.r;
-        let s1 = r1 + (r1 >> 2);
         let [h0, h1, h2] = self.h;
         // h += m
         let (lo, hi) = m.split_at(8);
         let t0 = u128::from(h0) + u128::from(u64::from_le_bytes(lo.try_into().expect("8 bytes")));
         let t1 =
             u128::from(h1) + u128::from(u64::from_le_bytes(hi.try_into().expect("8 bytes"))) + (t0 >> 64);
-        let (h0, h1, h2) = (t0 as u64, t1 as u64, h2 + (t1 >> 64) as u64 + pad);
-        // h *= r: the terms at 2^128 and 2^192 of r[1] wrap to s1 at 2^0 and 2^64.
-        let d0 = u128::from(h0) * u128::from(r0) + u128::from(h1) * u128::from(s1);
-        let d1 = u128::from(h0) * u128::from(r1) + u128::from(h1) * u128::from(r0) + u128::from(h2 * s1);
-        let d1 = d1 + (d0 >> 64);
-        let d2 = h2 * r0 + (d1 >> 64) as u64;
-        // Fold the bits above 2^130 back in: (d2 >> 2)·2^130 ≡ (d2 >> 2)·5 = (d2 & !3) + (d2 >> 2).
-        let c = (d2 & !3) + (d2 >> 2);
-        let t0 = u128::from(d0 as u64) + u128::from(c);
-        let t1 = u128::from(d1 as u64) + (t0 >> 64);
-        self.h = [t0 as u64, t1 as u64, (d2 & 3) + (t1 >> 64) as u64];
+        self.h = mul_r([t0 as u64, t1 as u64, h2 + (t1 >> 64) as u64 + pad], self.r);
+    }
+
+    /// `r^1, r^2, …, r^N` mod p, each fully reduced (below p), low limb first: what a
+    /// kernel that absorbs N blocks side by side multiplies its lanes by. Once per message
+    /// (N products), so a kernel's per-block loop has no power to compute.
+    pub fn r_powers<const N: usize>(&self) -> [[u64; 3]; N] {
+        let mut power = [1, 0, 0];
+        core::array::from_fn(|_| {
+            power = reduce(mul_r(power, self.r));
+            power
+        })
     }
 
     /// The tag: `h` reduced mod `p`, plus `s` (the last 16 key bytes) mod 2^128, in
     /// constant time.
     pub fn tag(&self, s: &[u8; 16]) -> [u8; TAG_LEN] {
-        let [h0, h1, h2] = self.h;
-        // h < 2^131: fold the bits above 2^130 once, then h < p + 40 < 2p.
-        let c = (h2 >> 2) * 5;
-        let t0 = u128::from(h0) + u128::from(c);
-        let t1 = u128::from(h1) + (t0 >> 64);
-        let (h0, h1, h2) = (t0 as u64, t1 as u64, (h2 & 3) + (t1 >> 64) as u64);
-        // g = h + 5 - 2^130; take it where it does not borrow (h >= p).
-        let g0 = u128::from(h0) + 5;
-        let g1 = u128::from(h1) + (g0 >> 64);
-        let g2 = h2 + (g1 >> 64) as u64;
-        let take_g = 0u64.wrapping_sub(g2 >> 2); // all ones when h + 5 >= 2^130
-        let h0 = (h0 & !take_g) | (g0 as u64 & take_g);
-        let h1 = (h1 & !take_g) | (g1 as u64 & take_g);
+        let [h0, h1, _] = reduce(self.h);
         let (lo, hi) = s.split_at(8);
         let t0 = u128::from(h0) + u128::from(u64::from_le_bytes(lo.try_into().expect("8 bytes")));
         let t1 =
@@ -136,6 +123,91 @@ impl Accumulator {
         tag[8..].copy_from_slice(&(t1 as u64).to_le_bytes());
         tag
     }
+}
+
+/// `h · r` mod p, partly reduced (`h[2] < 8` out, for `h[2] < 8` in and a clamped `r`).
+#[inline(always)]
+fn mul_r([h0, h1, h2]: [u64; 3], [r0, r1]: [u64; 2]) -> [u64; 3] {
+    let s1 = r1 + (r1 >> 2);
+    // The terms at 2^128 and 2^192 of r[1] wrap to s1 at 2^0 and 2^64.
+    let d0 = u128::from(h0) * u128::from(r0) + u128::from(h1) * u128::from(s1);
+    let d1 = u128::from(h0) * u128::from(r1) + u128::from(h1) * u128::from(r0) + u128::from(h2 * s1);
+    let d1 = d1 + (d0 >> 64);
+    let d2 = h2 * r0 + (d1 >> 64) as u64;
+    // Fold the bits above 2^130 back in: (d2 >> 2)·2^130 ≡ (d2 >> 2)·5 = (d2 & !3) + (d2 >> 2).
+    let c = (d2 & !3) + (d2 >> 2);
+    let t0 = u128::from(d0 as u64) + u128::from(c);
+    let t1 = u128::from(d1 as u64) + (t0 >> 64);
+    [t0 as u64, t1 as u64, (d2 & 3) + (t1 >> 64) as u64]
+}
+
+/// `h` (below 2^131) fully reduced mod p, in constant time.
+#[inline(always)]
+fn reduce([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
+    // h < 2^131: fold the bits above 2^130 once, then h < p + 40 < 2p.
+    let c = (h2 >> 2) * 5;
+    let t0 = u128::from(h0) + u128::from(c);
+    let t1 = u128::from(h1) + (t0 >> 64);
+    let (h0, h1, h2) = (t0 as u64, t1 as u64, (h2 & 3) + (t1 >> 64) as u64);
+    // g = h + 5 - 2^130; take it where it does not borrow (h >= p).
+    let g0 = u128::from(h0) + 5;
+    let g1 = u128::from(h1) + (g0 >> 64);
+    let g2 = h2 + (g1 >> 64) as u64;
+    let take_g = 0u64.wrapping_sub(g2 >> 2); // all ones when h + 5 >= 2^130
+    [
+        (h0 & !take_g) | (g0 as u64 & take_g),
+        (h1 & !take_g) | (g1 as u64 & take_g),
+        (h2 & !take_g) | ((g2 & 3) & take_g),
+    ]
+}
+
+/// `value` (below 2^131, as [`Accumulator::h`] or [`Accumulator::r_powers`] give it) in
+/// `N` limbs of `bits` bits, low first, the last limb taking every bit above: how a SIMD
+/// kernel loads `h` and the powers of `r` (26-bit limbs for 32-bit multipliers, 44-bit for
+/// the 52-bit IFMA multiplier).
+///
+/// # Panics
+/// Unless the last limb starts at bit 67 to 127 (`67 ≤ bits · (N − 1) < 128`, so that it
+/// holds what is left of 131 bits in 64) and `bits < 64`.
+pub fn to_limbs<const N: usize>(value: [u64; 3], bits: u32) -> [u64; N] {
+    let last = bits * (N as u32).saturating_sub(1);
+    assert!(bits < 64 && (67..128).contains(&last), "{N} limbs of {bits} bits");
+    let mask = (1u64 << bits) - 1;
+    let lo = u128::from(value[0]) | (u128::from(value[1]) << 64);
+    core::array::from_fn(|i| {
+        let at = bits * i as u32;
+        let limb = (lo >> at) as u64 | if at > 64 { value[2] << (128 - at) } else { 0 };
+        if i + 1 == N { limb } else { limb & mask }
+    })
+}
+
+/// The value of `limbs` (limb `i` weighs `2^(bits·i)`; each below 2^58, and
+/// `bits · (len − 1) ≤ 128`) mod p, partly reduced as an [`Accumulator`] holds it
+/// (`h[2] < 8`): how a SIMD kernel hands its lanes' sum back.
+///
+/// # Panics
+/// If a limb is 2^58 or more or the limbs reach past 2^186.
+pub fn from_limbs(limbs: &[u64], bits: u32) -> [u64; 3] {
+    let mut words = [0u64; 4];
+    for (i, &limb) in limbs.iter().enumerate() {
+        assert!(limb < 1 << 58 && bits * i as u32 <= 128, "limb {i} = {limb:#x} of {bits} bits");
+        let at = bits * i as u32;
+        let (word, shift) = ((at / 64) as usize, at % 64);
+        // limb << shift spans two words; add it with the carry running up.
+        let wide = u128::from(limb) << shift;
+        let mut carry = u128::from(words[word]) + (wide as u64 as u128);
+        words[word] = carry as u64;
+        carry = (carry >> 64) + u128::from(words[word + 1]) + (wide >> 64);
+        words[word + 1] = carry as u64;
+        if word + 2 < 4 {
+            words[word + 2] += (carry >> 64) as u64;
+        }
+    }
+    // value = low 130 bits + 2^130·c ≡ low 130 bits + 5c, with c < 2^56.
+    let c = (words[2] >> 2) | (words[3] << 62);
+    let t0 = u128::from(words[0]) + u128::from(c) * 5;
+    let t1 = u128::from(words[1]) + (t0 >> 64);
+    [t0 as u64, t1 as u64, (words[2] & 3) + (t1 >> 64) as u64]
 }
 
 /// Only that it is one: `r` and `h` are secret.

@@ -4,7 +4,7 @@
 //! (`scripts/mutants.sh`): each test fails for some mutant of `poly1305.rs` or of the
 //! reference's Poly1305.
 
-use chacha_core::poly1305::{Accumulator, BlockMac, Poly1305, Portable};
+use chacha_core::poly1305::{Accumulator, BlockMac, Poly1305, Portable, from_limbs, to_limbs};
 use chacha_core::reference;
 use chacha_testdata::{Vector, all, filler};
 
@@ -168,4 +168,111 @@ fn zeroize_wipes_r_and_h() {
     acc.set_h([1, 2, 3]);
     acc.zeroize();
     assert_eq!((acc.r(), acc.h()), ([0; 2], [0; 3]));
+}
+
+/// `r^1 … r^8` mod p for two keys, from Python's `pow(r, k, 2**130 - 5)` on the clamped
+/// key half: the RFC 8439 §2.5.2 key and the all-ones key (every bit clamping keeps).
+#[test]
+fn r_powers_are_python_s() {
+    let cases: [([u8; 16], [[u64; 3]; 8]); 2] = [
+        (
+            [0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8],
+            [
+                [0x036d_5554_08be_d685, 0x0806_d540_0e52_447c, 0],
+                [0x0aa7_7611_f4ca_0455, 0x9106_a3da_f02b_23c5, 1],
+                [0x3a6e_26a1_d3e4_f5fc, 0x8fe8_441b_541c_d67c, 1],
+                [0x3b7b_8081_75c6_f42d, 0x3e4c_06f7_7417_4d1b, 2],
+                [0xcd2e_91d8_88b2_0978, 0xdb79_55e6_42ea_6cf9, 2],
+                [0x78ac_bee3_8f3e_ecf2, 0x39b3_bf64_ade8_fe21, 0],
+                [0x4fe6_d916_dd01_8856, 0xabf1_9f9a_2feb_6065, 1],
+                [0x0447_77d4_8ebf_0423, 0xf9b1_2e1d_dbc6_9dc6, 3],
+            ],
+        ),
+        (
+            [0xff; 16],
+            [
+                [0x0fff_fffc_0fff_ffff, 0x0fff_fffc_0fff_fffc, 0],
+                [0x24c0_002e_0500_0038, 0x6440_0026_4480_002a, 2],
+                [0x53dd_fd61_87f1_fd57, 0x7978_fd99_4f0a_fd7f, 3],
+                [0x5c7c_ecf5_2afa_b775, 0x3346_44c9_9fbf_72d8, 1],
+                [0x3ae1_7f5a_1e89_dcc3, 0x0a52_4cfa_42f6_9028, 3],
+                [0x8916_a8e4_61a8_6940, 0xbaba_8ea9_4360_e579, 2],
+                [0x2e68_de38_c08e_1815, 0x363e_2570_ba84_1ece, 1],
+                [0xfa0b_ac65_6514_b425, 0x06aa_1258_2027_e97a, 1],
+            ],
+        ),
+    ];
+    for (r, want) in cases {
+        assert_eq!(Accumulator::new(&r).r_powers::<8>(), want, "r = {r:02x?}");
+        assert_eq!(Accumulator::new(&r).r_powers::<3>(), want[..3], "r = {r:02x?}, three");
+    }
+}
+
+/// Values given as limbs back to the accumulator's form: extreme limbs (every one at its
+/// bound, so the sum passes 2^130 and folds) and ordinary ones, checked against Python's
+/// `sum(l << bits·i) % (2**130 - 5)` through the full reduction of the tag (`s = 0`).
+#[test]
+fn from_limbs_is_python_s_sum() {
+    let cases: [(&[u64], u32, [u64; 3]); 4] = [
+        (&[(1 << 58) - 1; 3], 44, [0x03ff_f000_0004_ffff, 0x3f_ff00_0000, 0]),
+        (&[(1 << 58) - 1; 5], 26, [0x03f0_0004_fc00_013f, 0x3f00_000f_c000, 0]),
+        (
+            &[0x123_4567_89ab, 0xfed_cba9_8765, 0x3ff_ffff_ffff],
+            44,
+            [0x9876_5123_4567_89ab, 0xffff_ffff_fffe_dcba, 3],
+        ),
+        (
+            &[0x3ff_ffff, 0x123_4567, 0x3ff_ffff, 0, 0x7ff_ffff],
+            26,
+            [0xfff4_8d15_a000_0004, 0xffff_ff00_0000_3fff, 3],
+        ),
+    ];
+    for (limbs, bits, want) in cases {
+        let h = from_limbs(limbs, bits);
+        assert!(h[2] < 8, "{limbs:x?}: {h:x?}");
+        assert_eq!(reduced(h), reduced(want), "{limbs:x?} of {bits} bits");
+    }
+}
+
+/// Any value the accumulator may hold splits into limbs and comes back the same mod p (the
+/// same limbs below 2^130, where there is nothing to fold), for the SIMD kernels' two limb
+/// sizes; the limbs are within their sizes but the last.
+#[test]
+fn to_limbs_and_back_is_the_identity() {
+    let mut values = vec![[0, 0, 0], [u64::MAX, u64::MAX, 7], [1, 0, 4], [u64::MAX, 0, 0], [0, u64::MAX, 0]];
+    for seed in 0..50u64 {
+        let bytes = filler(seed, 24);
+        let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
+        values.push([word(0), word(1), word(2) % 8]);
+    }
+    for h in values {
+        let l44 = to_limbs::<3>(h, 44);
+        assert!(l44[..2].iter().all(|&l| l < 1 << 44), "{h:x?}: {l44:x?}");
+        assert_eq!(l44[2], (h[1] >> 24) | (h[2] << 40), "{h:x?}: the top limb");
+        let back = from_limbs(&l44, 44);
+        assert_eq!(reduced(back), reduced(h), "44-bit limbs of {h:x?}");
+        if h[2] < 4 {
+            assert_eq!(back, h, "44-bit limbs of {h:x?}, below 2^130: nothing to fold");
+        }
+        let l26 = to_limbs::<5>(h, 26);
+        assert!(l26[..4].iter().all(|&l| l < 1 << 26), "{h:x?}: {l26:x?}");
+        assert_eq!(l26[4], (h[1] >> 40) | (h[2] << 24), "{h:x?}: the top limb");
+        let back = from_limbs(&l26, 26);
+        assert_eq!(reduced(back), reduced(h), "26-bit limbs of {h:x?}");
+        if h[2] < 4 {
+            assert_eq!(back, h, "26-bit limbs of {h:x?}, below 2^130: nothing to fold");
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "3 limbs of 32 bits")]
+fn to_limbs_refuses_limbs_that_cannot_hold_the_value() {
+    to_limbs::<3>([0; 3], 32);
+}
+
+#[test]
+#[should_panic(expected = "limb 1")]
+fn from_limbs_refuses_a_limb_past_its_bound() {
+    from_limbs(&[0, 1 << 58], 44);
 }
