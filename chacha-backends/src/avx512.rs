@@ -54,9 +54,15 @@ use core::arch::x86_64::*;
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock};
+use chacha_core::{
+    AeadDirection, BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, aead_in_pieces,
+    inout::InOutBuf,
+};
 
 use crate::head::Heads;
+
+mod poly1305;
 
 // AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
 // on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
@@ -66,9 +72,12 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
 /// Proof that this CPU (and OS) runs AVX-512F, AVX-512VL and AVX-512BW; only
 /// [`detect`](Avx512::detect) creates one. It also carries which form of the one-chain
 /// row steps (rotate, or split into two shifts; see the module docs) is faster on this
-/// CPU.
+/// CPU, and whether it has AVX-512 IFMA, which runs Poly1305 ([`poly1305`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Avx512(RotateForm);
+pub struct Avx512 {
+    steps: RotateForm,
+    ifma: Option<poly1305::Ifma>,
+}
 
 /// The step form of the row kernels with one chain (1 block in xmm, 2 in ymm: requests of
 /// up to 128 bytes, and `hchacha`): a dependent chain, so the faster form is the one with
@@ -148,11 +157,29 @@ impl Avx512 {
     /// first call this is two relaxed atomic loads.
     #[inline]
     pub fn detect() -> Option<Self> {
-        cpuid_avx512::get().then(|| Avx512(RotateForm::cached()))
+        cpuid_avx512::get().then(|| Avx512 { steps: RotateForm::cached(), ifma: poly1305::Ifma::detect() })
     }
 
     fn split(self) -> bool {
-        self.0 == RotateForm::Split
+        self.steps == RotateForm::Split
+    }
+
+    /// An AEAD's bulk step: on IFMA, long messages in one pass with `r`'s powers computed
+    /// once; the rest in the default pieces.
+    #[inline]
+    fn aead<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+        direction: AeadDirection,
+    ) {
+        match self.ifma {
+            Some(ifma) if buf.len() >= poly1305::MIN_BLOCKS * MAC_BLOCK_LEN => {
+                ifma.xor_and_mac::<R, V>(self, state, acc, buf, direction)
+            }
+            _ => aead_in_pieces::<R, V, Self>(self, state, acc, buf, direction),
+        }
     }
 }
 
@@ -200,6 +227,35 @@ impl Kernel for Avx512 {
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
+    }
+
+    /// 8 blocks side by side on IFMA ([`poly1305`]); without it, the portable step.
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        match self.ifma {
+            Some(ifma) => ifma.absorb(acc, blocks),
+            None => acc.absorb(blocks),
+        }
+    }
+
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+    }
+
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
     }
 }
 
@@ -1159,7 +1215,9 @@ mod tests {
 
     /// Both forms, if this CPU runs the module (nothing to test otherwise).
     fn both_forms() -> impl Iterator<Item = Avx512> {
-        Avx512::detect().into_iter().flat_map(|_| [Avx512(RotateForm::Rotate), Avx512(RotateForm::Split)])
+        Avx512::detect()
+            .into_iter()
+            .flat_map(|k| [RotateForm::Rotate, RotateForm::Split].map(|steps| Avx512 { steps, ..k }))
     }
 
     fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {

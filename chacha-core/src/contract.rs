@@ -108,7 +108,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        aead_chunks::<R, V, Self>(self, state, acc, buf, AeadDirection::Seal);
+        aead_in_pieces::<R, V, Self>(self, state, acc, buf, AeadDirection::Seal);
     }
 
     /// The opening twin of [`xor_then_mac`](Kernel::xor_then_mac): absorbs `buf`'s input
@@ -121,7 +121,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        aead_chunks::<R, V, Self>(self, state, acc, buf, AeadDirection::Open);
+        aead_in_pieces::<R, V, Self>(self, state, acc, buf, AeadDirection::Open);
     }
 }
 
@@ -139,9 +139,12 @@ pub enum AeadDirection {
     Open,
 }
 
-/// The default one-pass AEAD step: XOR then MAC (or MAC then XOR) piece by piece.
+/// The default one-pass AEAD step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]):
+/// XOR then MAC (or MAC then XOR) in [`AEAD_CHUNK`]-byte pieces with the kernel's `xor` and
+/// `poly1305_blocks`. Public so that a kernel which overrides the steps for some requests
+/// (long ones, say) can hand the others back to it.
 #[inline(always)]
-fn aead_chunks<R: Rounds, V: Variant, K: Kernel>(
+pub fn aead_in_pieces<R: Rounds, V: Variant, K: Kernel>(
     kernel: K,
     state: &State<V>,
     acc: &mut Accumulator,

@@ -35,7 +35,7 @@ mod rounds;
 mod state;
 mod variant;
 
-pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS};
+pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS, aead_in_pieces};
 pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};
