@@ -1,29 +1,35 @@
-//! `avx512::poly1305`: Poly1305 on the AVX-512 IFMA 52-bit multiplier, 8 blocks side by side,
-//! and the one-pass ChaCha20-Poly1305 steps on top of it.
+//! `avx512::poly1305`: Poly1305 on the AVX-512 IFMA 52-bit multiplier, 16 blocks a step in
+//! two sets of 8 lanes, and the one-pass ChaCha20-Poly1305 steps on top of it.
 //!
 //! # Layout
 //! - **Limbs**: a value mod p = 2^130 − 5 in three 44-bit limbs (44 + 44 + 42 bits),
 //!   each in a 64-bit lane, so one `vpmadd52luq` / `vpmadd52huq` pair gives the low and
 //!   high 52 bits of a limb product and adds them to a 64-bit sum without a carry chain.
-//! - **Lanes**: three zmm (`h[0..3]`, one per limb), lane `j` the accumulator of blocks
-//!   `j, j + 8, j + 16, …`. Each step multiplies every lane by `r^8` and adds the next 8
-//!   blocks; the caller's accumulator starts in lane 0. At the end lane `j` is multiplied by
-//!   `r^(8 − j)` and the lanes summed: block `i` of `n` then carries `r^(n − i)`, as in
-//!   the one-block-at-a-time definition.
+//! - **Lanes**: a set is three zmm (one per limb); lane `j` of a set accumulates block `j`
+//!   of each 8-block group the set takes. Set 0 takes groups 0, 2, 4, …, set 1 groups 1,
+//!   3, 5, …: each step multiplies a set by `r^16` and adds its next group. Two sets because
+//!   one is a dependent chain (multiplies, then carries, then the next multiplies); with
+//!   two, one set's carries run beside the other's multiplies. The caller's accumulator
+//!   starts in lane 0 of set 0. At the end every lane is multiplied by the power its last
+//!   block still needs (`r^(8 − j)` in the set that took the last group, `r^(16 − j)` in
+//!   the other) and the 16 lanes are summed: block `i` of `n` then carries `r^(n − i)`, as
+//!   in the one-block-at-a-time definition.
 //! - **Wrap-around**: a limb product at 2^132 or above comes back times 20
-//!   (2^132 = 4·2^130 ≡ 4·5), so the key's limbs 1 and 2 are kept times 20 too (`s1`, `s2`).
-//! - **Bounds** (why no lane overflows): key limbs < 2^44 (`s` < 2^49), accumulator limbs
-//!   < 2^45 after each step, message limbs < 2^44: products < 2^94, each 64-bit sum takes
-//!   three low halves (< 2^54) or three high halves (< 2^42). After the carries the lanes are
-//!   back below 2^44, 2^44 + 2^10 and 2^42; the multiplier reads only 52 bits of each input,
-//!   so every input is kept below 2^52.
+//!   (2^132 = 4·2^130 ≡ 4·5), so a multiplier's limbs 1 and 2 are kept times 20 too
+//!   ([`Key`]).
+//! - **Bounds** (why no lane overflows): multiplier limbs < 2^44 + 2^10 (times 20:
+//!   < 2^49), accumulator limbs < 2^45 after each step, message limbs < 2^44: products
+//!   < 2^94, and each 64-bit sum takes three low halves (< 2^54) or three high halves
+//!   (< 2^42). After the carries the lanes are back below 2^44, 2^44 + 2^10 and 2^42; the
+//!   multiplier reads only 52 bits of each input, so every input is kept below 2^52.
+//! - **Powers**: `r^1 … r^8` in scalar code ([`Accumulator::r_powers`]), `r^9 … r^16` as
+//!   one vector product of those by `r^8`: once per message, not per piece.
 //! - **One pass** (`xor_and_mac`): the message in [`AEAD_CHUNK`]-byte pieces, each XORed
-//!   by the ChaCha kernels and absorbed while in L1; `r^1 … r^8` are computed once per
-//!   message, not per piece.
+//!   by the ChaCha kernels and absorbed while in L1.
 //!
 //! Every function that holds a vector enables `avx512f,avx512ifma` and is inlined into one
 //! such entry point; an [`Ifma`] exists only if the CPU has both. Measured (the threshold,
-//! instructions per block): `DECISIONS.md` in this crate, § avx512 Poly1305.
+//! instructions per block, the bound): `DECISIONS.md` in this crate, § avx512 Poly1305.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -89,10 +95,11 @@ impl Ifma {
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn absorb_all(acc: &mut Accumulator, blocks: &[MacBlock]) {
-    let (groups, rest) = blocks.as_chunks::<LANES>();
     let mut lanes = Lanes::new(acc);
-    lanes.absorb(groups);
+    let rest = lanes.absorb_bytes(blocks.as_flattened());
     lanes.finish(acc);
+    let (rest, none) = rest.as_chunks::<MAC_BLOCK_LEN>();
+    debug_assert!(none.is_empty(), "whole blocks in, whole blocks left");
     acc.absorb(rest);
 }
 
@@ -137,41 +144,58 @@ fn xor_and_mac<R: Rounds, V: Variant>(
     acc.absorb_padded(Portable, &left[..left_len]);
 }
 
-/// Eight accumulators in three 44-bit limbs, and the powers of `r` they are multiplied by.
+/// Two sets of eight accumulators in three 44-bit limbs (16 blocks a step), and the powers
+/// of `r` they are multiplied by.
+///
+/// Two sets because one is a dependent chain: the 18 multiplies of a step, then its
+/// carries, then the next step's multiplies. With two, one set's carries run beside the
+/// other's multiplies.
 struct Lanes {
-    /// Limbs 0, 1, 2 of the 8 accumulators.
-    h: [__m512i; 3],
-    /// `r^8` in every lane, limbs 0–2, and limbs 1–2 times 20.
-    r8: [__m512i; 3],
-    s8: [__m512i; 2],
-    /// Lane `j`: `r^(8 − j)`, limbs 0–2, and limbs 1–2 times 20.
-    r_last: [__m512i; 3],
-    s_last: [__m512i; 2],
-    /// Whether a group was absorbed (the next one multiplies by `r^8` first).
-    started: bool,
+    /// Set 0 takes groups 0, 2, 4, …, set 1 groups 1, 3, 5, … (8 blocks a group, block `j`
+    /// of a group in lane `j`); limbs 0, 1, 2 of each.
+    h: [[__m512i; 3]; 2],
+    /// `r^16` in every lane: what each set is multiplied by before its next group.
+    r16: Key,
+    /// Lane `j`: `r^(8 − j)` and `r^(16 − j)`, for the end: the set that took the last
+    /// group takes the first, the other set the second.
+    last8: Key,
+    last16: Key,
+    /// Groups absorbed so far.
+    groups: usize,
+}
+
+/// A multiplier: limbs 0–2, and limbs 1–2 times 20 (see [`mul_add`]).
+#[derive(Clone, Copy)]
+struct Key {
+    r: [__m512i; 3],
+    s: [__m512i; 2],
+}
+
+impl Key {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(r: [__m512i; 3]) -> Self {
+        Key { r, s: [times20(r[1]), times20(r[2])] }
+    }
 }
 
 impl Lanes {
-    /// The lanes for `acc`: its accumulator in lane 0, the others 0.
+    /// The lanes for `acc`: its accumulator in lane 0 of set 0, every other lane 0.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn new(acc: &Accumulator) -> Self {
         let powers = acc.r_powers::<LANES>(); // powers[k] = r^(k + 1)
         let limbs: [[u64; 3]; LANES] = core::array::from_fn(|k| to_limbs::<3>(powers[k], 44));
-        let h = to_limbs::<3>(acc.h(), 44);
-        let r8 = limbs[LANES - 1].map(|l| _mm512_set1_epi64(l as i64));
-        let r_last: [__m512i; 3] = core::array::from_fn(|i| {
+        let last8 = Key::new(core::array::from_fn(|i| {
             let lane = |j: usize| limbs[LANES - 1 - j][i] as i64;
             _mm512_setr_epi64(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
-        });
-        Lanes {
-            h: h.map(|l| _mm512_setr_epi64(l as i64, 0, 0, 0, 0, 0, 0, 0)),
-            s8: [times20(r8[1]), times20(r8[2])],
-            r8,
-            s_last: [times20(r_last[1]), times20(r_last[2])],
-            r_last,
-            started: false,
-        }
+        }));
+        let r8 = Key::new(limbs[LANES - 1].map(|l| _mm512_set1_epi64(l as i64)));
+        // r^(8 − j) · r^8 in lane j; its lane 0, r^16, in every lane.
+        let last16 = Key::new(mul_add(last8.r, r8, [_mm512_setzero_si512(); 3]));
+        let r16 = Key::new(last16.r.map(|v| _mm512_broadcastq_epi64(_mm512_castsi512_si128(v))));
+        let h = to_limbs::<3>(acc.h(), 44).map(|l| _mm512_setr_epi64(l as i64, 0, 0, 0, 0, 0, 0, 0));
+        Lanes { h: [h, [_mm512_setzero_si512(); 3]], r16, last8, last16, groups: 0 }
     }
 
     /// Absorbs the whole groups of 8 blocks of `bytes`; returns what is left (fewer than
@@ -179,43 +203,56 @@ impl Lanes {
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn absorb_bytes<'a>(&mut self, bytes: &'a [u8]) -> &'a [u8] {
-        let (groups, rest) = bytes.as_chunks::<{ LANES * MAC_BLOCK_LEN }>();
-        for group in groups {
-            self.absorb_group(group);
+        let (mut groups, rest) = bytes.as_chunks::<{ LANES * MAC_BLOCK_LEN }>();
+        // One group at a time until both sets have started and set 0 is next.
+        while let Some((group, more)) = groups.split_first()
+            && (self.groups < 2 || self.groups % 2 == 1)
+        {
+            self.step(group);
+            groups = more;
+        }
+        let (pairs, last) = groups.as_chunks::<2>();
+        for [g0, g1] in pairs {
+            let (m0, m1) = (load_group(g0), load_group(g1));
+            self.h[0] = mul_add(self.h[0], self.r16, m0);
+            self.h[1] = mul_add(self.h[1], self.r16, m1);
+        }
+        self.groups += 2 * pairs.len();
+        for group in last {
+            self.step(group);
         }
         rest
     }
 
+    /// One group into the set whose turn it is: `h = h · r^16 + m` (`h + m` for each set's
+    /// first group).
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn absorb(&mut self, groups: &[[MacBlock; LANES]]) {
-        for group in groups {
-            self.absorb_group(group.as_flattened().try_into().expect("128 bytes"));
-        }
-    }
-
-    /// `h = h · r^8 + m` (without the multiply for the first group).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn absorb_group(&mut self, group: &[u8; LANES * MAC_BLOCK_LEN]) {
-        if self.started {
-            self.h = mul(self.h, self.r8, self.s8);
-        }
-        self.started = true;
+    fn step(&mut self, group: &[u8; LANES * MAC_BLOCK_LEN]) {
         let m = load_group(group);
-        self.h = core::array::from_fn(|i| _mm512_add_epi64(self.h[i], m[i]));
+        let r16 = self.r16;
+        let first = self.groups < 2;
+        let h = &mut self.h[self.groups % 2];
+        *h = if first { core::array::from_fn(|i| _mm512_add_epi64(h[i], m[i])) } else { mul_add(*h, r16, m) };
+        self.groups += 1;
     }
 
-    /// Multiplies lane `j` by `r^(8 − j)`, sums the lanes into `acc`.
+    /// Multiplies each lane by the power of `r` its last block still needs (block `i` of
+    /// `n` needs `r^(n − i)`), sums the lanes into `acc`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn finish(self, acc: &mut Accumulator) {
-        if !self.started {
-            return; // lane 0 still holds acc's own accumulator
+        if self.groups == 0 {
+            return; // set 0's lane 0 still holds acc's own accumulator
         }
-        let h = mul(self.h, self.r_last, self.s_last);
-        // Each lane's limbs are below 2^45: the sums are below 2^48.
-        let sums = h.map(|v| _mm512_reduce_add_epi64(v) as u64);
+        // The set that took the last group: its lane j needs r^(8 − j), the other set's r^(16 − j).
+        let (k0, k1) =
+            if self.groups % 2 == 1 { (self.last8, self.last16) } else { (self.last16, self.last8) };
+        let zero = [_mm512_setzero_si512(); 3];
+        let (a, b) = (mul_add(self.h[0], k0, zero), mul_add(self.h[1], k1, zero));
+        // Each lane's limbs are below 2^45: the sums of 16 are below 2^49.
+        let sums: [u64; 3] =
+            core::array::from_fn(|i| _mm512_reduce_add_epi64(_mm512_add_epi64(a[i], b[i])) as u64);
         acc.set_h(from_limbs(&sums, 44));
     }
 }
@@ -260,31 +297,31 @@ fn load_64(bytes: &[u8]) -> __m512i {
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
 
-/// `h · r` mod p per lane, the result's limbs below 2^44, 2^44 + 2^10 and 2^42; `s` is
-/// `r`'s limbs 1 and 2 times 20.
+/// `h · r + m` mod p per lane, the result's limbs below 2^44, 2^44 + 2^10 and 2^42 (so a
+/// result can be a key again); `m`'s limbs are below 2^44.
 ///
 /// The product's limb `k` is the sum of the `h[i]·r[j]` with `i + j = k`, and of the
 /// wrapped ones (`i + j = k + 3`, times 20, which `s` holds). Each sum is kept as its low
-/// 52 bits (`lo`) and the bits above (`hi`, weight 2^52 = 2^44 · 2^8): the carries move
-/// `lo >> 44` and `hi << 8` up a limb, and the top limb's bits from 2^130 (`lo >> 42`,
-/// `hi << 10`) back to limb 0 times 5.
+/// 52 bits (`lo`, which starts from `m[k]`: the addition is free) and the bits above
+/// (`hi`, weight 2^52 = 2^44 · 2^8): the carries move `lo >> 44` and `hi << 8` up a limb,
+/// and the top limb's bits from 2^130 (`lo >> 42`, `hi << 10`) back to limb 0 times 5.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn mul(h: [__m512i; 3], r: [__m512i; 3], s: [__m512i; 2]) -> [__m512i; 3] {
+fn mul_add(h: [__m512i; 3], key: Key, m: [__m512i; 3]) -> [__m512i; 3] {
     let [h0, h1, h2] = h;
-    let [r0, r1, r2] = r;
-    let [s1, s2] = s;
+    let [r0, r1, r2] = key.r;
+    let [s1, s2] = key.s;
     let z = _mm512_setzero_si512();
     // d0 = h0·r0 + h1·20r2 + h2·20r1; d1 = h0·r1 + h1·r0 + h2·20r2; d2 = h0·r2 + h1·r1 + h2·r0.
-    let lo = |a: __m512i, b: __m512i, c: __m512i, x: __m512i, y: __m512i, w: __m512i| {
-        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(_mm512_madd52lo_epu64(z, a, x), b, y), c, w)
+    let lo = |from: __m512i, x: __m512i, y: __m512i, w: __m512i| {
+        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(_mm512_madd52lo_epu64(from, h0, x), h1, y), h2, w)
     };
-    let hi = |a: __m512i, b: __m512i, c: __m512i, x: __m512i, y: __m512i, w: __m512i| {
-        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, a, x), b, y), c, w)
+    let hi = |x: __m512i, y: __m512i, w: __m512i| {
+        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(_mm512_madd52hi_epu64(z, h0, x), h1, y), h2, w)
     };
-    let (d0_lo, d0_hi) = (lo(h0, h1, h2, r0, s2, s1), hi(h0, h1, h2, r0, s2, s1));
-    let (d1_lo, d1_hi) = (lo(h0, h1, h2, r1, r0, s2), hi(h0, h1, h2, r1, r0, s2));
-    let (d2_lo, d2_hi) = (lo(h0, h1, h2, r2, r1, r0), hi(h0, h1, h2, r2, r1, r0));
+    let (d0_lo, d0_hi) = (lo(m[0], r0, s2, s1), hi(r0, s2, s1));
+    let (d1_lo, d1_hi) = (lo(m[1], r1, r0, s2), hi(r1, r0, s2));
+    let (d2_lo, d2_hi) = (lo(m[2], r2, r1, r0), hi(r2, r1, r0));
     let mask44 = _mm512_set1_epi64((1 << 44) - 1);
     let mask42 = _mm512_set1_epi64((1 << 42) - 1);
     let carry = |lo: __m512i, hi: __m512i, bits: u32| -> __m512i {
