@@ -8,7 +8,13 @@
 //! fronts: `chacha20`'s ChaCha20, ChaCha20Legacy and XChaCha20 (in place on a fresh and on a
 //! warm instance, so the short-call batching runs too, and buffer to buffer), and
 //! `chacha-rng`'s `ChaChaRng` (seeding, `set_stream`, `fill_bytes`, `next_u32`, `next_u64`)
-//! and `ChaChaCore` under `BlockRng`, over lengths 0, 1, 63, 64, 65, 256, 1000 and 4096.
+//! and `ChaChaCore` under `BlockRng`, and `chacha20poly1305`'s ChaCha20-Poly1305 and
+//! XChaCha20-Poly1305 sealing (in place and buffer to buffer, the data as associated data
+//! too) and Poly1305 alone on each backend's MAC kernel, over lengths 0, 1, 63, 64, 65,
+//! 256, 1000 and 4096. Opening is sealing's MAC and XOR and then the tag comparison, whose
+//! verdict is public by design and branched on (memcheck cannot be told so inside the
+//! library): it is not run here; `tags_equal`'s own test and its `black_box` keep the
+//! comparison itself free of early exits.
 //! Only then does it mark its outputs defined, and compares each backend's transcript with
 //! the portable backend's (so valgrind really ran the code).
 //!
@@ -57,6 +63,8 @@ use chacha_rng::rand_core::block::BlockRng;
 use chacha_rng::{ChaChaCore, ChaChaRng, Legacy, R12, R20};
 use chacha20::cipher::StreamCipher;
 use chacha20::{Backend, ChaCha20, ChaCha20Legacy, XChaCha20};
+use chacha20poly1305::aead::{AeadInOut, inout::InOutBuf};
+use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
 
 /// Request lengths: empty, one byte, around one block, several blocks, a partial block
 /// after whole ones, and the widest kernels' loops.
@@ -118,7 +126,7 @@ fn run(s: &Secrets) -> Result<(), String> {
         chacha20::hchacha::<R20>(&s.key.into(), &<[u8; 16]>::try_from(&s.nonce[..16]).expect("16").into());
     memcheck::make_defined(&mut subkey);
     println!(
-        "{} backends x {} lengths through ChaCha20, ChaCha20Legacy, XChaCha20, ChaChaRng, ChaChaCore: {} output bytes, equal across backends",
+        "{} backends x {} lengths through ChaCha20, ChaCha20Legacy, XChaCha20, ChaChaRng, ChaChaCore, (X)ChaCha20-Poly1305 sealing, Poly1305: {} output bytes, equal across backends",
         backends.len(),
         LENGTHS.len(),
         last.len()
@@ -153,8 +161,32 @@ fn transcript(s: &Secrets, backend: Backend) -> Vec<u8> {
         core.fill_bytes(&mut bytes);
         out.extend_from_slice(&bytes);
         out.extend_from_slice(&core.next_word().to_le_bytes());
+
+        aead(&mut out, s, data, backend);
     }
     out
+}
+
+/// ChaCha20-Poly1305 and XChaCha20-Poly1305 sealing `data` (also as associated data) in
+/// place and buffer to buffer, and Poly1305 alone, on `backend`.
+fn aead(out: &mut Vec<u8>, s: &Secrets, data: &[u8], backend: Backend) {
+    let chacha = ChaCha20Poly1305::with_backend(&s.key.into(), backend);
+    let xchacha = XChaCha20Poly1305::with_backend(&s.key.into(), backend);
+    let nonce12: [u8; 12] = s.nonce[..12].try_into().expect("12 bytes");
+    let mut buf = data.to_vec();
+    let tag =
+        chacha.encrypt_inout_detached(&nonce12.into(), data, InOutBuf::from(&mut buf[..])).expect("fits");
+    out.extend_from_slice(&buf);
+    out.extend_from_slice(&tag);
+    let mut b2b = vec![0u8; data.len()];
+    let buf = InOutBuf::new(data, &mut b2b).expect("same lengths");
+    let tag =
+        xchacha.encrypt_inout_detached(&s.nonce.into(), &data[..data.len().min(13)], buf).expect("fits");
+    out.extend_from_slice(&b2b);
+    out.extend_from_slice(&tag);
+    let mut mac = chacha_core::poly1305::Poly1305::new(&s.key);
+    mac.update_with(backend, data);
+    out.extend_from_slice(&mac.tag());
 }
 
 /// `data` XORed on a fresh instance, then again on the now warm one (where calls shorter
