@@ -163,51 +163,44 @@ fn reduce([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
 
 /// `value` (below 2^131, as [`Accumulator::h`] or [`Accumulator::r_powers`] give it) in
 /// `N` limbs of `bits` bits, low first, the last limb taking every bit above: how a SIMD
-/// kernel loads `h` and the powers of `r` (26-bit limbs for 32-bit multipliers, 44-bit for
-/// the 52-bit IFMA multiplier).
+/// kernel loads `h` and the powers of `r`: 5 limbs of 26 bits for 32-bit multipliers, 3
+/// of 44 bits for the 52-bit IFMA multiplier.
 ///
 /// # Panics
-/// Unless the last limb starts at bit 67 to 127 (`67 ≤ bits · (N − 1) < 128`, so that it
-/// holds what is left of 131 bits in 64) and `bits < 64`.
+/// For any other limb layout than those two.
 pub fn to_limbs<const N: usize>(value: [u64; 3], bits: u32) -> [u64; N] {
-    let last = bits * (N as u32).saturating_sub(1);
-    assert!(bits < 64 && (67..128).contains(&last), "{N} limbs of {bits} bits");
+    assert!(matches!((N, bits), (5, 26) | (3, 44)), "{N} limbs of {bits} bits");
     let mask = (1u64 << bits) - 1;
     let lo = u128::from(value[0]) | (u128::from(value[1]) << 64);
     core::array::from_fn(|i| {
         let at = bits * i as u32;
-        let limb = (lo >> at) as u64 | if at > 64 { value[2] << (128 - at) } else { 0 };
-        if i + 1 == N { limb } else { limb & mask }
+        // The last limb starts at bit 104 or 88: it takes value[2] too.
+        if i + 1 == N { (lo >> at) as u64 | (value[2] << (128 - at)) } else { (lo >> at) as u64 & mask }
     })
 }
 
-/// The value of `limbs` (limb `i` weighs `2^(bits·i)`; each below 2^58, and
-/// `bits · (len − 1) ≤ 128`) mod p, partly reduced as an [`Accumulator`] holds it
-/// (`h[2] < 8`): how a SIMD kernel hands its lanes' sum back.
+/// The value of `limbs` (limb `i` weighs `2^(bits·i)`; each below 2^58, `bits` below 64
+/// and `bits · (len − 1) ≤ 128`, so the value is below 2^186) mod p, partly reduced as an
+/// [`Accumulator`] holds it (`h[2] < 8`): how a SIMD kernel hands its lanes' sum back.
 ///
 /// # Panics
-/// If a limb is 2^58 or more or the limbs reach past 2^186.
+/// If a limb is 2^58 or more, `bits` is 0 or 64 or more, or the limbs reach past 2^186.
 pub fn from_limbs(limbs: &[u64], bits: u32) -> [u64; 3] {
-    let mut words = [0u64; 4];
-    for (i, &limb) in limbs.iter().enumerate() {
-        assert!(limb < 1 << 58 && bits * i as u32 <= 128, "limb {i} = {limb:#x} of {bits} bits");
-        let at = bits * i as u32;
-        let (word, shift) = ((at / 64) as usize, at % 64);
-        // limb << shift spans two words; add it with the carry running up.
-        let wide = u128::from(limb) << shift;
-        let mut carry = u128::from(words[word]) + (wide as u64 as u128);
-        words[word] = carry as u64;
-        carry = (carry >> 64) + u128::from(words[word + 1]) + (wide >> 64);
-        words[word + 1] = carry as u64;
-        if word + 2 < 4 {
-            words[word + 2] += (carry >> 64) as u64;
-        }
+    assert!((1..64).contains(&bits), "limbs of {bits} bits");
+    assert!(bits * (limbs.len() as u32).saturating_sub(1) <= 128, "{} limbs of {bits} bits", limbs.len());
+    // Horner's rule from the top limb: value = lo + 2^128·hi, below 2^186 throughout.
+    let (mut lo, mut hi) = (0u128, 0u64);
+    for (i, &limb) in limbs.iter().enumerate().rev() {
+        assert!(limb < 1 << 58, "limb {i} = {limb:#x}");
+        hi = (hi << bits) + (lo >> (128 - bits)) as u64;
+        let (sum, carry) = (lo << bits).overflowing_add(u128::from(limb));
+        lo = sum;
+        hi += u64::from(carry);
     }
-    // value = low 130 bits + 2^130·c ≡ low 130 bits + 5c, with c < 2^56.
-    let c = (words[2] >> 2) | (words[3] << 62);
-    let t0 = u128::from(words[0]) + u128::from(c) * 5;
-    let t1 = u128::from(words[1]) + (t0 >> 64);
-    [t0 as u64, t1 as u64, (words[2] & 3) + (t1 >> 64) as u64]
+    // value = low 130 bits + 2^130·c ≡ low 130 bits + 5c, with c = hi >> 2 < 2^56.
+    let t0 = u128::from(lo as u64) + u128::from(hi >> 2) * 5;
+    let t1 = (lo >> 64) + (t0 >> 64);
+    [t0 as u64, t1 as u64, (hi & 3) + (t1 >> 64) as u64]
 }
 
 /// Only that it is one: `r` and `h` are secret.

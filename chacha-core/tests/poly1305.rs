@@ -213,7 +213,20 @@ fn r_powers_are_python_s() {
 /// `sum(l << bits·i) % (2**130 - 5)` through the full reduction of the tag (`s = 0`).
 #[test]
 fn from_limbs_is_python_s_sum() {
-    let cases: [(&[u64], u32, [u64; 3]); 4] = [
+    let cases: [(&[u64], u32, [u64; 3]); 7] = [
+        // Sums that pass 2^128 inside the last step (the carry into the top word).
+        (
+            &[(1 << 58) - 1, (1 << 26) - 1, (1 << 26) - 1, (1 << 26) - 1, (1 << 24) - 1],
+            26,
+            [0x03ff_ffff_fbff_ffff, 0, 1],
+        ),
+        (&[(1 << 58) - 1, (1 << 44) - 1, (1 << 40) - 1], 44, [0x03ff_efff_ffff_ffff, 0, 1]),
+        // The top limb at 2^128 exactly, the furthest allowed.
+        (
+            &[(1 << 58) - 1, 0x123_4567_89ab_cdef, (1 << 58) - 1, 0x2aa_aaaa_aaaa_aaaa, (1 << 58) - 1],
+            32,
+            [0x92ab_cdef_0355_5551, 0xaeaa_aaaa_0123_4566, 1],
+        ),
         (&[(1 << 58) - 1; 3], 44, [0x03ff_f000_0004_ffff, 0x3f_ff00_0000, 0]),
         (&[(1 << 58) - 1; 5], 26, [0x03f0_0004_fc00_013f, 0x3f00_000f_c000, 0]),
         (
@@ -267,12 +280,30 @@ fn to_limbs_and_back_is_the_identity() {
 
 #[test]
 #[should_panic(expected = "3 limbs of 32 bits")]
-fn to_limbs_refuses_limbs_that_cannot_hold_the_value() {
+fn to_limbs_refuses_other_layouts() {
     to_limbs::<3>([0; 3], 32);
+}
+
+#[test]
+#[should_panic(expected = "5 limbs of 44 bits")]
+fn to_limbs_refuses_the_other_layout_s_count() {
+    to_limbs::<5>([0; 3], 44);
 }
 
 #[test]
 #[should_panic(expected = "limb 1")]
 fn from_limbs_refuses_a_limb_past_its_bound() {
     from_limbs(&[0, 1 << 58], 44);
+}
+
+#[test]
+#[should_panic(expected = "6 limbs of 26 bits")]
+fn from_limbs_refuses_limbs_past_2_to_the_128() {
+    from_limbs(&[0; 6], 26);
+}
+
+#[test]
+#[should_panic(expected = "limbs of 64 bits")]
+fn from_limbs_refuses_64_bit_limbs() {
+    from_limbs(&[0; 2], 64);
 }
