@@ -178,7 +178,7 @@ impl Avx512 {
             Some(ifma) if buf.len() >= poly1305::MIN_BLOCKS * MAC_BLOCK_LEN => {
                 ifma.xor_and_mac::<R, V>(self, state, acc, buf, direction)
             }
-            _ => aead_in_pieces::<R, V, Self>(self, state, acc, buf, direction),
+            _ => aead_in_pieces::<R, V, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct)),
         }
     }
 }

@@ -108,7 +108,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        aead_in_pieces::<R, V, Self>(self, state, acc, buf, AeadDirection::Seal);
+        aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Seal, |ct| acc.absorb_padded(self, ct));
     }
 
     /// The opening twin of [`xor_then_mac`](Kernel::xor_then_mac): absorbs `buf`'s input
@@ -121,7 +121,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        aead_in_pieces::<R, V, Self>(self, state, acc, buf, AeadDirection::Open);
+        aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Open, |ct| acc.absorb_padded(self, ct));
     }
 }
 
@@ -139,17 +139,21 @@ pub enum AeadDirection {
     Open,
 }
 
-/// The default one-pass AEAD step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]):
-/// XOR then MAC (or MAC then XOR) in [`AEAD_CHUNK`]-byte pieces with the kernel's `xor` and
-/// `poly1305_blocks`. Public so that a kernel which overrides the steps for some requests
-/// (long ones, say) can hand the others back to it.
+/// The one-pass AEAD step in [`AEAD_CHUNK`]-byte pieces: each piece XORed with the
+/// kernel's `xor` and its ciphertext handed to `mac` while it is in L1 (before the XOR when
+/// opening, after it when sealing). Every piece but the last is whole 128-byte groups, so
+/// a MAC that absorbs 8 or 16 blocks at a time sees a partial group only at the end.
+///
+/// The defaults of [`Kernel::xor_then_mac`] and [`Kernel::mac_then_xor`] run it with
+/// [`Accumulator::absorb_padded`] on the kernel's `poly1305_blocks`; a kernel with a MAC of
+/// its own (state kept across pieces) runs it with that.
 #[inline(always)]
 pub fn aead_in_pieces<R: Rounds, V: Variant, K: Kernel>(
     kernel: K,
     state: &State<V>,
-    acc: &mut Accumulator,
     mut buf: InOutBuf<'_, '_, u8>,
     direction: AeadDirection,
+    mut mac: impl FnMut(&[u8]),
 ) {
     let mut piece_state = state.clone();
     let mut tail = [0u8; BLOCK_LEN];
@@ -157,11 +161,11 @@ pub fn aead_in_pieces<R: Rounds, V: Variant, K: Kernel>(
         let n = buf.len().min(AEAD_CHUNK);
         let (mut piece, rest) = buf.split_at(n);
         if direction == AeadDirection::Open {
-            acc.absorb_padded(kernel, piece.get_in());
+            mac(piece.get_in());
         }
         kernel.xor::<R, V>(&piece_state, piece.reborrow(), &mut tail);
         if direction == AeadDirection::Seal {
-            acc.absorb_padded(kernel, piece.get_out());
+            mac(piece.get_out());
         }
         // Whole pieces only until the last: never past the end the caller checked.
         if !rest.is_empty() {

@@ -24,7 +24,7 @@
 //!   multiplier reads only 52 bits of each input, so every input is kept below 2^52.
 //! - **Powers**: `r^1 … r^8` in scalar code ([`Accumulator::r_powers`]), `r^9 … r^16` as
 //!   one vector product of those by `r^8`: once per message, not per piece.
-//! - **One pass** (`xor_and_mac`): the message in [`AEAD_CHUNK`]-byte pieces, each XORed
+//! - **One pass** (`xor_and_mac`): the message in 4 KiB pieces ([`aead_in_pieces`]), each XORed
 //!   by the ChaCha kernels and absorbed while in L1.
 //!
 //! Every function that holds a vector enables `avx512f,avx512ifma` and is inlined into one
@@ -37,7 +37,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, from_limbs, to_limbs};
-use chacha_core::{AEAD_CHUNK, AeadDirection, BLOCK_LEN, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{AeadDirection, Rounds, State, Variant, aead_in_pieces, inout::InOutBuf};
 
 use super::Avx512;
 
@@ -65,7 +65,7 @@ impl Ifma {
         cpuid_ifma::get().then_some(Ifma(()))
     }
 
-    /// [`Kernel::poly1305_blocks`]: whole groups of 8 in the lanes, the rest (fewer than 8,
+    /// [`Kernel::poly1305_blocks`](chacha_core::Kernel::poly1305_blocks): whole groups of 8 in the lanes, the rest (fewer than 8,
     /// or all of a short request) with the portable step.
     #[inline]
     pub(super) fn absorb(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
@@ -76,7 +76,7 @@ impl Ifma {
         unsafe { absorb_all(acc, blocks) }
     }
 
-    /// One pass of an AEAD's bulk step ([`Kernel::xor_then_mac`] / `mac_then_xor`),
+    /// One pass of an AEAD's bulk step ([`Kernel::xor_then_mac`](chacha_core::Kernel::xor_then_mac) / `mac_then_xor`),
     /// ChaCha on `kernel`.
     #[inline]
     pub(super) fn xor_and_mac<R: Rounds, V: Variant>(
@@ -109,36 +109,19 @@ fn xor_and_mac<R: Rounds, V: Variant>(
     kernel: Avx512,
     state: &State<V>,
     acc: &mut Accumulator,
-    mut buf: InOutBuf<'_, '_, u8>,
+    buf: InOutBuf<'_, '_, u8>,
     direction: AeadDirection,
 ) {
     let mut lanes = Lanes::new(acc);
-    let mut piece_state = state.clone();
-    let mut tail = [0u8; BLOCK_LEN];
-    // Every piece but the last is whole groups (AEAD_CHUNK is a multiple of 128 bytes),
-    // so the lanes never see a partial group before the end. What the last leaves (fewer
-    // than 8 blocks, maybe a partial one) is kept: opening in place overwrites it.
+    // What the last piece leaves (fewer than 8 blocks, maybe a partial one) is kept:
+    // opening in place overwrites it.
     let mut left = [0u8; LANES * MAC_BLOCK_LEN];
     let mut left_len = 0;
-    while !buf.is_empty() {
-        let n = buf.len().min(AEAD_CHUNK);
-        let (mut piece, rest) = buf.split_at(n);
-        let mut keep = |rest: &[u8]| {
-            left[..rest.len()].copy_from_slice(rest);
-            left_len = rest.len();
-        };
-        if direction == AeadDirection::Open {
-            keep(lanes.absorb_bytes(piece.get_in()));
-        }
-        kernel.xor::<R, V>(&piece_state, piece.reborrow(), &mut tail);
-        if direction == AeadDirection::Seal {
-            keep(lanes.absorb_bytes(piece.get_out()));
-        }
-        if !rest.is_empty() {
-            piece_state.advance((n / BLOCK_LEN) as u64).expect("the caller checked the whole request");
-        }
-        buf = rest;
-    }
+    aead_in_pieces::<R, V, Avx512>(kernel, state, buf, direction, |ciphertext| {
+        let rest = lanes.absorb_bytes(ciphertext);
+        left[..rest.len()].copy_from_slice(rest);
+        left_len = rest.len();
+    });
     lanes.finish(acc);
     // RFC 8439's pad16: a partial block gets zeros, and the pad bit like every block.
     acc.absorb_padded(Portable, &left[..left_len]);
