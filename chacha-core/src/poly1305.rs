@@ -154,11 +154,8 @@ fn reduce([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
     let g1 = u128::from(h1) + (g0 >> 64);
     let g2 = h2 + (g1 >> 64) as u64;
     let take_g = 0u64.wrapping_sub(g2 >> 2); // all ones when h + 5 >= 2^130
-    [
-        (h0 & !take_g) | (g0 as u64 & take_g),
-        (h1 & !take_g) | (g1 as u64 & take_g),
-        (h2 & !take_g) | ((g2 & 3) & take_g),
-    ]
+    // g = h - p < 5 when taken: its limb 2 is 0.
+    [(h0 & !take_g) | (g0 as u64 & take_g), (h1 & !take_g) | (g1 as u64 & take_g), h2 & !take_g]
 }
 
 /// `value` (below 2^131, as [`Accumulator::h`] or [`Accumulator::r_powers`] give it) in
@@ -171,11 +168,11 @@ fn reduce([h0, h1, h2]: [u64; 3]) -> [u64; 3] {
 pub fn to_limbs<const N: usize>(value: [u64; 3], bits: u32) -> [u64; N] {
     assert!(matches!((N, bits), (5, 26) | (3, 44)), "{N} limbs of {bits} bits");
     let mask = (1u64 << bits) - 1;
-    let lo = u128::from(value[0]) | (u128::from(value[1]) << 64);
+    let lo = u128::from(value[0]) + (u128::from(value[1]) << 64);
     core::array::from_fn(|i| {
         let at = bits * i as u32;
         // The last limb starts at bit 104 or 88: it takes value[2] too.
-        if i + 1 == N { (lo >> at) as u64 | (value[2] << (128 - at)) } else { (lo >> at) as u64 & mask }
+        if i + 1 == N { (lo >> at) as u64 + (value[2] << (128 - at)) } else { (lo >> at) as u64 & mask }
     })
 }
 
@@ -363,6 +360,20 @@ mod tests {
         let mut acc = Accumulator::new(&[0; 16]);
         acc.set_h(h);
         acc.tag(&[0; 16])
+    }
+
+    /// The full reduction, every limb: p and above become h − p, below p stays, bits
+    /// from 2^130 fold in as 5 each.
+    #[test]
+    fn reduce_gives_the_least_residue() {
+        let p = [u64::MAX - 4, u64::MAX, 3];
+        assert_eq!(super::reduce(p), [0, 0, 0]);
+        assert_eq!(super::reduce([u64::MAX - 1, u64::MAX, 3]), [3, 0, 0]); // p + 3
+        assert_eq!(super::reduce([u64::MAX - 5, u64::MAX, 3]), [u64::MAX - 5, u64::MAX, 3]); // p − 1
+        assert_eq!(super::reduce([7, 0, 3]), [7, 0, 3]);
+        assert_eq!(super::reduce([0, 0, 4]), [5, 0, 0]); // 2^130
+        assert_eq!(super::reduce([u64::MAX, u64::MAX, 7]), [9, 0, 0]); // 2^131 − 1
+        assert_eq!(super::reduce([1, 2, 5]), [1 + 5, 2, 1]); // 2^130 + 2^128 + 2^65 + 1
     }
 
     #[test]
