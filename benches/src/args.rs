@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use chacha_bench::{AEAD_SIZES, Backend, FRESH_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size};
+use chacha_bench::{
+    AEAD_SIZES, Backend, FRESH_SIZES, MAC_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size,
+};
 
 /// What to measure and where to write it.
 #[derive(Debug)]
@@ -37,13 +39,15 @@ impl Options {
             (None, true, Workload::Cipher { fresh: false, .. }) => vec![64, 1024, 16 * 1024],
             (None, true, Workload::Cipher { fresh: true, .. }) => vec![64, 1024],
             (None, true, Workload::Rng(_)) => vec![1024, 64 * 1024],
-            (None, false, Workload::Aead) => AEAD_SIZES.to_vec(),
-            (None, true, Workload::Aead) => vec![64, 16 * 1024],
+            (None, false, Workload::Aead { .. }) => AEAD_SIZES.to_vec(),
+            (None, true, Workload::Aead { .. }) => vec![64, 16 * 1024],
+            (None, false, Workload::Poly1305) => MAC_SIZES.to_vec(),
+            (None, true, Workload::Poly1305) => vec![64, 16 * 1024],
         };
         let mut points = match workload {
             Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
             Workload::RngSetup(_) => vec![Point::SeedU32, Point::SeekU32],
-            Workload::Cipher { .. } | Workload::Aead => Vec::new(),
+            Workload::Cipher { .. } | Workload::Aead { .. } | Workload::Poly1305 => Vec::new(),
         };
         points.extend(sizes.into_iter().map(Point::Bytes));
         points
@@ -63,9 +67,11 @@ OPTIONS:
                       chacha12-rng, chacha8-rng (next_u32, next_u64, then fill_bytes at
                       each size), each also as NAME-setup (seed_from_u64 + next_u32, and
                       set_word_pos + next_u32; --sizes does not apply); chacha20poly1305
-                      (sealing with a new nonce per message); or `all`
+                      and xchacha20poly1305 (sealing with a new nonce per message), each
+                      also as NAME-open (opening an authentic message in place); poly1305
+                      (a one-shot MAC per message); or `all`
                       [default: the five variants, chacha20-new, xchacha20-new, the RNGs and
-                      their -setup, chacha20poly1305]
+                      their -setup, the four AEAD workloads, poly1305]
   --backends LIST     backends of ours, as Backend::name() spells them, or `none`; the rows
                       `ours` (the constructors users call: new(), from_seed, seed_from_u64)
                       come with any backend [default: every backend this CPU runs]
@@ -74,7 +80,8 @@ OPTIONS:
                       openssl, openssl-avx2 (OpenSSL with AVX-512 masked, in a second
                       process), libsodium, rand_chacha, chacha20poly1305 (0.11, over the
                       published chacha20), chacha20poly1305-patched (over ours, a second
-                      binary the report builds in benches/patched), ring, or `none`; a peer
+                      binary the report builds in benches/patched), ring, poly1305 (the
+                      published RustCrypto crate), or `none`; a peer
                       whose library is missing is skipped with the reason [default: all]
   --out DIR           where report.md, report.csv and the SVG plots go
                       [default: target/chacha-report/]
@@ -257,7 +264,7 @@ mod tests {
     #[test]
     fn defaults_and_values() {
         let o = parse_args(&[]).unwrap().unwrap();
-        assert_eq!(o.workloads.len(), 14);
+        assert_eq!(o.workloads.len(), 18);
         assert_eq!(o.backends, Backend::available().collect::<Vec<_>>());
         assert_eq!(o.peers, Peer::ALL);
         assert_eq!(o.points_for(o.workloads[0]), SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>());
@@ -286,13 +293,22 @@ mod tests {
         );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 17);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 21);
         let setup = parse_args(&["--variants", "chacha8-rng-setup", "--sizes", "1K"]).unwrap().unwrap();
         assert_eq!(setup.points_for(setup.workloads[0]), [Point::SeedU32, Point::SeekU32]);
-        let aead = parse_args(&["--variants", "chacha20poly1305"]).unwrap().unwrap();
+        let aead =
+            parse_args(&["--variants", "chacha20poly1305,xchacha20poly1305-open,poly1305"]).unwrap().unwrap();
         assert_eq!(
             aead.points_for(aead.workloads[0]),
             AEAD_SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            aead.workloads[1],
+            Workload::Aead { algorithm: chacha_bench::AeadAlgorithm::XChaCha20Poly1305, open: true }
+        );
+        assert_eq!(
+            aead.points_for(aead.workloads[2]),
+            MAC_SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>()
         );
     }
 

@@ -1,7 +1,8 @@
-//! The only `unsafe` of this package: OpenSSL's `libcrypto` (EVP ChaCha20 and
-//! ChaCha20-Poly1305) and libsodium (`crypto_stream_*_xor_ic`,
-//! `crypto_aead_chacha20poly1305_ietf_encrypt_detached`), loaded at run time with
-//! `libloading`, behind a safe API; and, on Linux, pinning the process to one CPU
+//! The only `unsafe` of this package: OpenSSL's `libcrypto` (EVP ChaCha20,
+//! ChaCha20-Poly1305 sealing and opening, and `EVP_MAC` Poly1305) and libsodium
+//! (`crypto_stream_*_xor_ic`, the `_ietf` ChaCha20-Poly1305 and XChaCha20-Poly1305
+//! `_encrypt_detached` / `_decrypt_detached`, `crypto_onetimeauth_poly1305`), loaded at run
+//! time with `libloading`, behind a safe API; and, on Linux, pinning the process to one CPU
 //! ([`pin_to_current_cpu`]).
 //!
 //! Nothing links against either library, so `cargo test --workspace` and the report build
@@ -83,6 +84,62 @@ pub struct Crypto {
     encrypt_final: unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut c_int) -> c_int,
     /// `int EVP_CIPHER_CTX_ctrl(EVP_CIPHER_CTX *ctx, int type, int arg, void *ptr);`
     ctx_ctrl: unsafe extern "C" fn(*mut c_void, c_int, c_int, *mut c_void) -> c_int,
+    /// `int EVP_DecryptInit_ex(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *type, ENGINE *impl,
+    ///  const unsigned char *key, const unsigned char *iv);`
+    decrypt_init: unsafe extern "C" fn(
+        *mut c_void,
+        *const c_void,
+        *mut c_void,
+        *const c_uchar,
+        *const c_uchar,
+    ) -> c_int,
+    /// `int EVP_DecryptUpdate(EVP_CIPHER_CTX *ctx, unsigned char *out, int *outl,
+    ///  const unsigned char *in, int inl);`
+    decrypt_update:
+        unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut c_int, *const c_uchar, c_int) -> c_int,
+    /// `int EVP_DecryptFinal_ex(EVP_CIPHER_CTX *ctx, unsigned char *outm, int *outl);`
+    decrypt_final: unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut c_int) -> c_int,
+    /// OpenSSL 3's `EVP_MAC` functions, for Poly1305; `None` in an older libcrypto (which
+    /// then still offers the ciphers).
+    mac: Option<MacFunctions>,
+}
+
+/// OpenSSL 3's `EVP_MAC` API (openssl/evp.h), what its Poly1305 is reached through.
+struct MacFunctions {
+    /// `EVP_MAC *EVP_MAC_fetch(OSSL_LIB_CTX *libctx, const char *algorithm,
+    ///  const char *properties);`
+    fetch: unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char) -> *mut c_void,
+    /// `EVP_MAC_CTX *EVP_MAC_CTX_new(EVP_MAC *mac);`
+    ctx_new: unsafe extern "C" fn(*mut c_void) -> *mut c_void,
+    /// `void EVP_MAC_CTX_free(EVP_MAC_CTX *ctx);`
+    ctx_free: unsafe extern "C" fn(*mut c_void),
+    /// `int EVP_MAC_init(EVP_MAC_CTX *ctx, const unsigned char *key, size_t keylen,
+    ///  const OSSL_PARAM params[]);`
+    init: unsafe extern "C" fn(*mut c_void, *const c_uchar, usize, *const c_void) -> c_int,
+    /// `int EVP_MAC_update(EVP_MAC_CTX *ctx, const unsigned char *data, size_t datalen);`
+    update: unsafe extern "C" fn(*mut c_void, *const c_uchar, usize) -> c_int,
+    /// `int EVP_MAC_final(EVP_MAC_CTX *ctx, unsigned char *out, size_t *outl,
+    ///  size_t outsize);`
+    finish: unsafe extern "C" fn(*mut c_void, *mut c_uchar, *mut usize, usize) -> c_int,
+}
+
+impl MacFunctions {
+    fn load(lib: &Library) -> Result<MacFunctions, String> {
+        Ok(MacFunctions {
+            // SAFETY: the type is the declaration in openssl/evp.h quoted on the field.
+            fetch: unsafe { function(lib, "EVP_MAC_fetch")? },
+            // SAFETY: as above.
+            ctx_new: unsafe { function(lib, "EVP_MAC_CTX_new")? },
+            // SAFETY: as above.
+            ctx_free: unsafe { function(lib, "EVP_MAC_CTX_free")? },
+            // SAFETY: as above.
+            init: unsafe { function(lib, "EVP_MAC_init")? },
+            // SAFETY: as above.
+            update: unsafe { function(lib, "EVP_MAC_update")? },
+            // SAFETY: as above.
+            finish: unsafe { function(lib, "EVP_MAC_final")? },
+        })
+    }
 }
 
 impl Crypto {
@@ -114,6 +171,13 @@ impl Crypto {
             encrypt_final: unsafe { function(&lib, "EVP_EncryptFinal_ex")? },
             // SAFETY: as above.
             ctx_ctrl: unsafe { function(&lib, "EVP_CIPHER_CTX_ctrl")? },
+            // SAFETY: as above.
+            decrypt_init: unsafe { function(&lib, "EVP_DecryptInit_ex")? },
+            // SAFETY: as above.
+            decrypt_update: unsafe { function(&lib, "EVP_DecryptUpdate")? },
+            // SAFETY: as above.
+            decrypt_final: unsafe { function(&lib, "EVP_DecryptFinal_ex")? },
+            mac: MacFunctions::load(&lib).ok(),
             _lib: lib,
         })
     }
@@ -193,32 +257,97 @@ impl Drop for EvpChaCha20 {
 
 /// `EVP_CTRL_AEAD_GET_TAG` (openssl/evp.h): copies the tag out after `EVP_EncryptFinal_ex`.
 const EVP_CTRL_AEAD_GET_TAG: c_int = 0x10;
+/// `EVP_CTRL_AEAD_SET_TAG` (openssl/evp.h): the tag `EVP_DecryptFinal_ex` checks.
+const EVP_CTRL_AEAD_SET_TAG: c_int = 0x11;
 
-/// An `EVP_CIPHER_CTX` set up for ChaCha20-Poly1305 (RFC 8439) encryption under one key;
-/// each message gives its 12-byte nonce ([`EvpAead::seal`]).
+/// An `EVP_CIPHER_CTX` set up for ChaCha20-Poly1305 (RFC 8439) under one key, for sealing
+/// ([`EvpAead::new`], [`EvpAead::seal`]) or opening ([`EvpAead::new_open`],
+/// [`EvpAead::open`]); each message gives its 12-byte nonce.
 pub struct EvpAead {
     lib: &'static Crypto,
     ctx: NonNull<c_void>,
 }
 
 impl EvpAead {
-    /// A new context keyed with `key`.
+    /// A new context keyed with `key`, for sealing.
     ///
     /// # Panics
     /// If OpenSSL cannot allocate or initialise the context.
     pub fn new(lib: &'static Crypto, key: &[u8; 32]) -> EvpAead {
+        Self::keyed(lib, key, lib.encrypt_init, "EVP_EncryptInit_ex")
+    }
+
+    /// A new context keyed with `key`, for opening: EVP fixes the direction when a context
+    /// is set up, so a program that seals and opens keeps one of each.
+    ///
+    /// # Panics
+    /// If OpenSSL cannot allocate or initialise the context.
+    pub fn new_open(lib: &'static Crypto, key: &[u8; 32]) -> EvpAead {
+        Self::keyed(lib, key, lib.decrypt_init, "EVP_DecryptInit_ex")
+    }
+
+    fn keyed(
+        lib: &'static Crypto,
+        key: &[u8; 32],
+        init: unsafe extern "C" fn(
+            *mut c_void,
+            *const c_void,
+            *mut c_void,
+            *const c_uchar,
+            *const c_uchar,
+        ) -> c_int,
+        what: &str,
+    ) -> EvpAead {
         // SAFETY: EVP_CIPHER_CTX_new takes nothing and returns a new context or null.
         let ctx = NonNull::new(unsafe { (lib.ctx_new)() }).expect("EVP_CIPHER_CTX_new");
         // SAFETY: EVP_chacha20_poly1305 takes nothing and returns a static cipher description.
         let cipher = unsafe { (lib.chacha20_poly1305)() };
         let evp = EvpAead { lib, ctx };
-        // SAFETY: a live context, a valid cipher, no engine, the 32-byte key it reads, and no
-        // IV yet (null: each message sets its nonce).
-        let ok = unsafe {
-            (lib.encrypt_init)(evp.ctx.as_ptr(), cipher, ptr::null_mut(), key.as_ptr(), ptr::null())
-        };
-        assert_eq!(ok, 1, "EVP_EncryptInit_ex");
+        // SAFETY: `init` is EVP_EncryptInit_ex or EVP_DecryptInit_ex (one signature); a live
+        // context, a valid cipher, no engine, the 32-byte key it reads, and no IV yet (null:
+        // each message sets its nonce).
+        let ok = unsafe { init(evp.ctx.as_ptr(), cipher, ptr::null_mut(), key.as_ptr(), ptr::null()) };
+        assert_eq!(ok, 1, "{what}");
         evp
+    }
+
+    /// Decrypts `buf` in place under `nonce` with `aad` authenticated, checking `tag`;
+    /// whether the tag matched. The context must come from [`EvpAead::new_open`]. On a
+    /// wrong tag EVP has already written the unauthenticated plaintext into `buf` (it
+    /// checks the tag at the end): the report opens only messages that are authentic.
+    pub fn open(&mut self, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        let ctx = self.ctx.as_ptr();
+        // SAFETY: a live decryption context with its cipher and key (null keeps both), no
+        // engine, and the 12-byte nonce, the cipher's default IV length.
+        let ok = unsafe {
+            (self.lib.decrypt_init)(ctx, ptr::null(), ptr::null_mut(), ptr::null(), nonce.as_ptr())
+        };
+        assert_eq!(ok, 1, "EVP_DecryptInit_ex (nonce)");
+        let mut tag = *tag;
+        // SAFETY: SET_TAG reads `arg` = 16 bytes from `ptr`, the 16-byte copy of the tag.
+        let ok = unsafe { (self.lib.ctx_ctrl)(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag.as_mut_ptr().cast()) };
+        assert_eq!(ok, 1, "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_TAG)");
+        let mut written: c_int = 0;
+        let aad_len = c_int::try_from(aad.len()).expect("the AAD fits an int");
+        // SAFETY: a null output makes this call take `aad` (`aad_len` readable bytes) as
+        // associated data; `written` is a valid int to write to.
+        let ok =
+            unsafe { (self.lib.decrypt_update)(ctx, ptr::null_mut(), &mut written, aad.as_ptr(), aad_len) };
+        assert_eq!(ok, 1, "EVP_DecryptUpdate (AAD)");
+        for chunk in buf.chunks_mut(1 << 30) {
+            let len = c_int::try_from(chunk.len()).expect("chunks fit an int");
+            let p = chunk.as_mut_ptr();
+            // SAFETY: `p` points to `len` writable bytes, used as both input and output
+            // (exact overlap, which EVP allows for this stream-based cipher); `written` is a
+            // valid int to write to.
+            let ok = unsafe { (self.lib.decrypt_update)(ctx, p, &mut written, p, len) };
+            assert!(ok == 1 && written == len, "EVP_DecryptUpdate");
+        }
+        let mut end = [0u8; 16];
+        // SAFETY: a live context; `end` has room for a block, more than this cipher writes.
+        // The result is the tag check: 1 when it matched, 0 when not.
+        let ok = unsafe { (self.lib.decrypt_final)(ctx, end.as_mut_ptr(), &mut written) };
+        ok == 1
     }
 
     /// Encrypts `buf` in place under `nonce` with `aad` authenticated; returns the tag.
@@ -269,6 +398,59 @@ impl Drop for EvpAead {
     }
 }
 
+/// An `EVP_MAC_CTX` of OpenSSL 3's Poly1305 (`EVP_MAC_fetch(NULL, "POLY1305", NULL)`),
+/// keyed afresh for each message ([`EvpPoly1305::mac`]), as a one-time key is.
+pub struct EvpPoly1305 {
+    functions: &'static MacFunctions,
+    ctx: NonNull<c_void>,
+}
+
+impl EvpPoly1305 {
+    /// A new context, or why not (a libcrypto without `EVP_MAC`, or without Poly1305).
+    ///
+    /// # Errors
+    /// The reason, for the report's list of skipped peers.
+    pub fn new(lib: &'static Crypto) -> Result<EvpPoly1305, String> {
+        let functions = lib.mac.as_ref().ok_or("this libcrypto has no EVP_MAC (OpenSSL 3)")?;
+        // SAFETY: default library context (null), a NUL-terminated algorithm name, no
+        // properties (null); returns a new reference to the MAC or null. The reference is
+        // kept for the process's life (the context below refers to it).
+        let mac = unsafe { (functions.fetch)(ptr::null_mut(), c"POLY1305".as_ptr(), ptr::null()) };
+        if mac.is_null() {
+            return Err("EVP_MAC_fetch(\"POLY1305\") found no Poly1305".into());
+        }
+        // SAFETY: a live MAC from EVP_MAC_fetch; returns a new context or null.
+        let ctx = NonNull::new(unsafe { (functions.ctx_new)(mac) }).ok_or("EVP_MAC_CTX_new failed")?;
+        Ok(EvpPoly1305 { functions, ctx })
+    }
+
+    /// The Poly1305 tag of `msg` under the one-time key `key`: `EVP_MAC_init` with the
+    /// key, one `EVP_MAC_update`, `EVP_MAC_final`.
+    pub fn mac(&mut self, key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+        let ctx = self.ctx.as_ptr();
+        // SAFETY: a live context; `key` has the 32 bytes given as its length; no parameters
+        // (null).
+        let ok = unsafe { (self.functions.init)(ctx, key.as_ptr(), key.len(), ptr::null()) };
+        assert_eq!(ok, 1, "EVP_MAC_init");
+        // SAFETY: `msg` has `msg.len()` readable bytes.
+        let ok = unsafe { (self.functions.update)(ctx, msg.as_ptr(), msg.len()) };
+        assert_eq!(ok, 1, "EVP_MAC_update");
+        let mut tag = [0u8; 16];
+        let mut written = 0usize;
+        // SAFETY: `tag` has the 16 bytes given as `outsize`; `written` is a valid size_t.
+        let ok = unsafe { (self.functions.finish)(ctx, tag.as_mut_ptr(), &mut written, tag.len()) };
+        assert!(ok == 1 && written == 16, "EVP_MAC_final");
+        tag
+    }
+}
+
+impl Drop for EvpPoly1305 {
+    fn drop(&mut self) {
+        // SAFETY: the context came from EVP_MAC_CTX_new and is freed once, here.
+        unsafe { (self.functions.ctx_free)(self.ctx.as_ptr()) }
+    }
+}
+
 /// `int crypto_stream_*_xor_ic(unsigned char *c, const unsigned char *m,
 /// unsigned long long mlen, const unsigned char *n, uint{32,64}_t ic, const unsigned char *k);`
 type XorIc<Counter> = unsafe extern "C" fn(
@@ -308,7 +490,52 @@ pub struct Sodium {
         *const c_uchar,
         *const c_uchar,
     ) -> c_int,
+    /// `crypto_aead_xchacha20poly1305_ietf_encrypt_detached`
+    /// (sodium/crypto_aead_xchacha20poly1305.h): the declaration of `aead_ietf`, with a
+    /// 24-byte `npub`.
+    aead_xchacha: AeadSeal,
+    /// `crypto_aead_chacha20poly1305_ietf_decrypt_detached`.
+    aead_ietf_open: AeadOpen,
+    /// `crypto_aead_xchacha20poly1305_ietf_decrypt_detached`.
+    aead_xchacha_open: AeadOpen,
+    /// `int crypto_onetimeauth_poly1305(unsigned char *out, const unsigned char *in,
+    ///  unsigned long long inlen, const unsigned char *k);`
+    /// (sodium/crypto_onetimeauth_poly1305.h)
+    poly1305: unsafe extern "C" fn(*mut c_uchar, *const c_uchar, c_ulonglong, *const c_uchar) -> c_int,
 }
+
+/// `int crypto_aead_*_encrypt_detached(unsigned char *c, unsigned char *mac,
+/// unsigned long long *maclen_p, const unsigned char *m, unsigned long long mlen,
+/// const unsigned char *ad, unsigned long long adlen, const unsigned char *nsec,
+/// const unsigned char *npub, const unsigned char *k);`
+type AeadSeal = unsafe extern "C" fn(
+    *mut c_uchar,
+    *mut c_uchar,
+    *mut c_ulonglong,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    *const c_uchar,
+    *const c_uchar,
+) -> c_int;
+
+/// `int crypto_aead_*_decrypt_detached(unsigned char *m, unsigned char *nsec,
+/// const unsigned char *c, unsigned long long clen, const unsigned char *mac,
+/// const unsigned char *ad, unsigned long long adlen, const unsigned char *npub,
+/// const unsigned char *k);` (0 when the tag matched; -1 when not, with `m` zeroed)
+type AeadOpen = unsafe extern "C" fn(
+    *mut c_uchar,
+    *mut c_uchar,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    *const c_uchar,
+    c_ulonglong,
+    *const c_uchar,
+    *const c_uchar,
+) -> c_int;
 
 impl Sodium {
     fn load() -> Result<Sodium, String> {
@@ -337,6 +564,16 @@ impl Sodium {
             xchacha: unsafe { function(&lib, "crypto_stream_xchacha20_xor_ic")? },
             // SAFETY: the type is the header's declaration quoted on the field.
             aead_ietf: unsafe { function(&lib, "crypto_aead_chacha20poly1305_ietf_encrypt_detached")? },
+            // SAFETY: the type is the header's declaration quoted on `AeadSeal`.
+            aead_xchacha: unsafe { function(&lib, "crypto_aead_xchacha20poly1305_ietf_encrypt_detached")? },
+            // SAFETY: the type is the header's declaration quoted on `AeadOpen`.
+            aead_ietf_open: unsafe { function(&lib, "crypto_aead_chacha20poly1305_ietf_decrypt_detached")? },
+            // SAFETY: as above.
+            aead_xchacha_open: unsafe {
+                function(&lib, "crypto_aead_xchacha20poly1305_ietf_decrypt_detached")?
+            },
+            // SAFETY: the type is the header's declaration quoted on the field.
+            poly1305: unsafe { function(&lib, "crypto_onetimeauth_poly1305")? },
             _lib: lib,
         })
     }
@@ -394,6 +631,86 @@ impl Sodium {
             )
         };
         assert!(rc == 0 && tag_len == 16, "crypto_aead_chacha20poly1305_ietf_encrypt_detached");
+        tag
+    }
+
+    /// XChaCha20-Poly1305 (libsodium's `_xchacha20poly1305_ietf`): as
+    /// [`Sodium::aead_ietf_seal`] with a 24-byte nonce.
+    pub fn aead_xchacha_seal(
+        &self,
+        nonce: &[u8; 24],
+        aad: &[u8],
+        buf: &mut [u8],
+        key: &[u8; 32],
+    ) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        let mut tag_len: c_ulonglong = 0;
+        let p = buf.as_mut_ptr();
+        // SAFETY: as in `aead_ietf_seal`, with the 24-byte nonce this function reads.
+        let rc = unsafe {
+            (self.aead_xchacha)(
+                p,
+                tag.as_mut_ptr(),
+                &mut tag_len,
+                p,
+                buf.len() as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                ptr::null(),
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        assert!(rc == 0 && tag_len == 16, "crypto_aead_xchacha20poly1305_ietf_encrypt_detached");
+        tag
+    }
+
+    /// Opens `buf` in place (`_ietf_decrypt_detached`: the nonce is 12 bytes for
+    /// ChaCha20-Poly1305, 24 for XChaCha20-Poly1305); whether `tag` matched (if not,
+    /// libsodium zeroes `buf`).
+    pub fn aead_open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &[u8; 16],
+        key: &[u8; 32],
+    ) -> bool {
+        let open = match nonce.len() {
+            12 => self.aead_ietf_open,
+            24 => self.aead_xchacha_open,
+            n => panic!("a {n}-byte nonce is neither ChaCha20-Poly1305's nor XChaCha20-Poly1305's"),
+        };
+        let p = buf.as_mut_ptr();
+        // SAFETY: `p` points to `buf.len()` bytes, read as the ciphertext and written as the
+        // plaintext (libsodium allows m == c); nsec is unused (null); `tag` has the 16 bytes
+        // it reads, `aad` `aad.len()`; the nonce has the length of the function picked for
+        // it (checked above), the key 32 bytes.
+        let rc = unsafe {
+            open(
+                p,
+                ptr::null_mut(),
+                p,
+                buf.len() as c_ulonglong,
+                tag.as_ptr(),
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                nonce.as_ptr(),
+                key.as_ptr(),
+            )
+        };
+        rc == 0
+    }
+
+    /// The Poly1305 tag of `msg` under the one-time key `key` (`crypto_onetimeauth_poly1305`).
+    pub fn poly1305(&self, key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        // SAFETY: `tag` has the 16 bytes it writes, `msg` `msg.len()` readable bytes, the
+        // key 32.
+        let rc = unsafe {
+            (self.poly1305)(tag.as_mut_ptr(), msg.as_ptr(), msg.len() as c_ulonglong, key.as_ptr())
+        };
+        assert_eq!(rc, 0, "crypto_onetimeauth_poly1305");
         tag
     }
 }

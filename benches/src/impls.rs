@@ -103,6 +103,9 @@ pub enum Peer {
     ChaCha20Poly1305Patched,
     /// `ring` 0.17's `CHACHA20_POLY1305`.
     Ring,
+    /// The published `poly1305` 0.9 (RustCrypto; the MAC under the published
+    /// `chacha20poly1305`).
+    Poly1305,
 }
 
 /// The value of `OPENSSL_ia32cap` for [`Peer::OpenSslAvx2`]: clears AVX512F (bit 16) and
@@ -122,6 +125,7 @@ impl Peer {
         Peer::ChaCha20Poly1305,
         Peer::ChaCha20Poly1305Patched,
         Peer::Ring,
+        Peer::Poly1305,
     ];
 
     /// The peers that run inside this process (no worker): what the tests and the
@@ -132,7 +136,7 @@ impl Peer {
 
     /// The command-line id: `chacha20` (the published crate), `chacha20-avx512`,
     /// `c2-chacha`, `openssl`, `openssl-avx2`, `libsodium`, `rand_chacha`, `chacha20poly1305`,
-    /// `chacha20poly1305-patched`, `ring`.
+    /// `chacha20poly1305-patched`, `ring`, `poly1305`.
     pub fn id(self) -> &'static str {
         match self {
             Peer::Published => "chacha20",
@@ -145,6 +149,7 @@ impl Peer {
             Peer::ChaCha20Poly1305 => "chacha20poly1305",
             Peer::ChaCha20Poly1305Patched => "chacha20poly1305-patched",
             Peer::Ring => "ring",
+            Peer::Poly1305 => "poly1305",
         }
     }
 
@@ -170,6 +175,7 @@ impl Peer {
             Peer::ChaCha20Poly1305 => "chacha20poly1305-0.11".into(),
             Peer::ChaCha20Poly1305Patched => "chacha20poly1305-0.11-patched".into(),
             Peer::Ring => "ring-0.17".into(),
+            Peer::Poly1305 => "poly1305-0.9".into(),
         }
     }
 
@@ -233,13 +239,32 @@ impl Peer {
                 matches!(variant, Algorithm::ChaCha20 | Algorithm::XChaCha20 | Algorithm::ChaCha20Legacy)
             }
             Peer::OpenSsl | Peer::OpenSslAvx2 => variant == Algorithm::ChaCha20,
-            Peer::RandChacha | Peer::ChaCha20Poly1305 | Peer::ChaCha20Poly1305Patched | Peer::Ring => false,
+            Peer::RandChacha
+            | Peer::ChaCha20Poly1305
+            | Peer::ChaCha20Poly1305Patched
+            | Peer::Ring
+            | Peer::Poly1305 => false,
         }
     }
 
-    /// Whether this peer has ChaCha20-Poly1305 (its worker's base does, for a worker).
-    pub fn offers_aead(self) -> bool {
-        matches!(self.base(), Peer::ChaCha20Poly1305 | Peer::OpenSsl | Peer::Sodium | Peer::Ring)
+    /// Whether this peer has the AEAD `algorithm` (its worker's base does, for a worker):
+    /// OpenSSL's EVP and ring have no XChaCha20-Poly1305.
+    pub fn offers_aead(self, algorithm: crate::AeadAlgorithm) -> bool {
+        match self.base() {
+            Peer::ChaCha20Poly1305 | Peer::Sodium => true,
+            Peer::OpenSsl | Peer::Ring => algorithm == crate::AeadAlgorithm::ChaCha20Poly1305,
+            _ => false,
+        }
+    }
+
+    /// Whether this peer has Poly1305 alone (its worker's base does, for a worker; OpenSSL's
+    /// only through OpenSSL 3's `EVP_MAC`).
+    pub fn offers_poly1305(self) -> bool {
+        match self.base() {
+            Peer::Poly1305 | Peer::Sodium => true,
+            Peer::OpenSsl => crate::macs::openssl_poly1305_unavailable().is_none(),
+            _ => false,
+        }
     }
 
     /// Whether this peer has ChaCha RNGs. The published crate's AVX-512 build has none of
@@ -611,7 +636,8 @@ fn peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
         | Peer::RandChacha
         | Peer::ChaCha20Poly1305
         | Peer::ChaCha20Poly1305Patched
-        | Peer::Ring => None,
+        | Peer::Ring
+        | Peer::Poly1305 => None,
     }
 }
 

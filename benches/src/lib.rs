@@ -9,8 +9,8 @@
 //! An [`Implementation`] hides its concrete cipher behind a trait object, but the loop
 //! that runs a batch of messages ([`Stream::run`], [`Implementation::run_fresh`]) is
 //! monomorphised inside it, so timing pays one indirect call per batch, not per message;
-//! [`RngImplementation`] and [`AeadImplementation`] do the same for the RNGs and
-//! ChaCha20-Poly1305, and [`race`] puts them in one shape for the report ([`Workload`],
+//! [`RngImplementation`], [`AeadImplementation`] and [`MacImplementation`] do the same for
+//! the RNGs, (X)ChaCha20-Poly1305 and Poly1305, and [`race`] puts them in one shape for the report ([`Workload`],
 //! [`Entrant`], [`Runner`], [`transcript`]).
 //!
 //! `unsafe` is denied everywhere but in one module, `ffi`: OpenSSL's libcrypto and
@@ -23,14 +23,17 @@ pub mod cpu;
 #[allow(unsafe_code)]
 mod ffi;
 mod impls;
+mod macs;
 pub mod race;
 mod rngs;
 
 pub use aeads::{
-    AAD, AEAD_CHECK_LEN, AeadImplementation, aead_implementations, aead_on_ours, aead_transcript, seal_nonce,
+    AAD, AEAD_CHECK_LEN, AEAD_OPEN_CHECK_LEN, AeadAlgorithm, AeadImplementation, aead_implementations,
+    aead_on_ours, aead_open_transcript, aead_transcript, seal_nonce, xseal_nonce,
 };
 pub use chacha_backends::Backend;
 pub use impls::{Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations};
+pub use macs::{MAC_CHECK_LEN, MacImplementation, mac_implementations, mac_transcript};
 pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
 pub use rngs::{
     RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
@@ -48,9 +51,13 @@ pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 /// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
 pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
 
-/// The message sizes of the AEAD workload, in bytes: a short packet, a KiB, a TLS record's
+/// The message sizes of the AEAD workloads, in bytes: a short packet, a KiB, a TLS record's
 /// 16 KiB, bulk.
 pub const AEAD_SIZES: &[usize] = &[64, 1024, 16 * 1024, 1024 * 1024];
+
+/// The message sizes of the Poly1305 workload, in bytes: a short packet, a KiB, a TLS
+/// record's 16 KiB (beyond that it is the AEADs' bulk case again).
+pub const MAC_SIZES: &[usize] = &[64, 1024, 16 * 1024];
 
 /// The key every check and bench uses (also the RNGs' seed).
 pub const KEY: [u8; 32] = {

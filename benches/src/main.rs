@@ -199,7 +199,11 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
             Workload::Cipher { .. } => "streamed in uneven chunks, and new + apply",
             Workload::Rng(_) => "a mix of fill_bytes, next_u32 and next_u64",
             Workload::RngSetup(_) => "next_u32 after seed_from_u64 of 5 states and after 11 set_word_pos",
-            Workload::Aead => "8 messages of 0 to 4103 bytes sealed: ciphertext and tag",
+            Workload::Aead { open: false, .. } => "8 messages of 0 to 4103 bytes sealed: ciphertext and tag",
+            Workload::Aead { open: true, .. } => {
+                "8 messages of 0 to 4103 bytes sealed, opened in place, and refused with a forged tag"
+            }
+            Workload::Poly1305 => "the tags of 12 messages of 0 to 4103 bytes, each under its own key",
         };
         match compare(w, &list) {
             Ok(bytes) => out.say(&format!("- {}: {names}: the same {bytes} bytes ({what})", w.id())),
@@ -288,7 +292,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
          (above 1 = faster than every peer there).\n\n{}",
         output::summary(&all_rows).trim_end()
     ));
-    for (w, rows) in all_rows.iter().filter(|(w, _)| *w == Workload::Aead) {
+    for (w, rows) in all_rows.iter().filter(|(w, _)| matches!(w, Workload::Aead { .. })) {
         let table = output::ratios_to_peers(*w, rows, &Peer::ChaCha20Poly1305.label());
         if !table.is_empty() {
             out.say(&format!(

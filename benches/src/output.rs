@@ -235,7 +235,8 @@ pub fn write_csv(
             let (variant, fresh) = match w {
                 Workload::Cipher { variant, fresh } => (variant.id(), fresh.to_string()),
                 Workload::Rng(v) | Workload::RngSetup(v) => (v.id(), String::new()),
-                Workload::Aead => ("chacha20poly1305", String::new()),
+                Workload::Aead { algorithm, .. } => (algorithm.id(), String::new()),
+                Workload::Poly1305 => ("poly1305", String::new()),
             };
             let call = match (w, r.cell.point) {
                 (_, Point::SeedU32) => "seed_from_u64+next_u32",
@@ -245,7 +246,9 @@ pub fn write_csv(
                 (Workload::Rng(_) | Workload::RngSetup(_), Point::Bytes(_)) => "fill_bytes",
                 (Workload::Cipher { fresh: true, .. }, _) => "new_apply_keystream",
                 (Workload::Cipher { fresh: false, .. }, _) => "apply_keystream",
-                (Workload::Aead, _) => "seal_in_place_detached",
+                (Workload::Aead { open: false, .. }, _) => "seal_in_place_detached",
+                (Workload::Aead { open: true, .. }, _) => "open_in_place_detached",
+                (Workload::Poly1305, _) => "poly1305_one_shot",
             };
             let _ = writeln!(
                 s,

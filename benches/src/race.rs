@@ -1,6 +1,7 @@
-//! What the report measures, in one shape for the ciphers, the RNGs and the AEAD: a
-//! [`Workload`] (a cipher variant on one instance or fresh per message, an RNG streaming or
-//! set up per work item, ChaCha20-Poly1305 sealing), its [`Point`]s (message sizes; for
+//! What the report measures, in one shape for the ciphers, the RNGs, the AEADs and
+//! Poly1305: a [`Workload`] (a cipher variant on one instance or fresh per message, an RNG
+//! streaming or set up per work item, (X)ChaCha20-Poly1305 sealing or opening, Poly1305
+//! alone), its [`Point`]s (message sizes; for
 //! RNGs also `next_u32` / `next_u64`, or a seed or a seek then one draw), the [`Entrant`]s,
 //! a [`Runner`] that runs one batch, and the [`transcript`] every entrant must agree on.
 //!
@@ -11,8 +12,11 @@ use std::time::{Duration, Instant};
 
 use chacha_backends::Backend;
 
-use crate::aeads::{AeadImplementation, aead_implementations, aead_transcript};
+use crate::aeads::{
+    AeadAlgorithm, AeadImplementation, aead_implementations, aead_open_transcript, aead_transcript,
+};
 use crate::impls::{Algorithm, Implementation, Origin, Peer, Stream, implementations};
+use crate::macs::{MacImplementation, mac_implementations, mac_transcript};
 use crate::rngs::{
     RngImplementation, RngStream, RngVariant, rng_implementations, rng_setup_transcript, rng_transcript,
 };
@@ -34,8 +38,16 @@ pub enum Workload {
     /// An RNG set up per work item, then one `next_u32`: a new generator
     /// (`seed_from_u64`), or one generator moved (`set_word_pos`).
     RngSetup(RngVariant),
-    /// ChaCha20-Poly1305: each message sealed in place under a new nonce, one key.
-    Aead,
+    /// ChaCha20-Poly1305 or XChaCha20-Poly1305, one key: each message sealed in place
+    /// under a new nonce, or (`open`) an authentic message opened in place.
+    Aead {
+        /// Which AEAD.
+        algorithm: AeadAlgorithm,
+        /// Opening (decryption with the tag checked) instead of sealing.
+        open: bool,
+    },
+    /// Poly1305 alone: a one-shot MAC per message (key setup, absorb, tag).
+    Poly1305,
 }
 
 impl Workload {
@@ -46,7 +58,9 @@ impl Workload {
             Workload::Cipher { variant, fresh: true } => format!("{}-new", variant.id()),
             Workload::Rng(r) => r.id().to_string(),
             Workload::RngSetup(r) => format!("{}-setup", r.id()),
-            Workload::Aead => "chacha20poly1305".to_string(),
+            Workload::Aead { algorithm, open: false } => algorithm.id().to_string(),
+            Workload::Aead { algorithm, open: true } => format!("{}-open", algorithm.id()),
+            Workload::Poly1305 => "poly1305".to_string(),
         }
     }
 
@@ -64,10 +78,15 @@ impl Workload {
                 "{}, set up per work item (a new generator by seed_from_u64, or set_word_pos on one), then one next_u32",
                 r.title()
             ),
-            Workload::Aead => {
-                "ChaCha20Poly1305, sealing in place, a new nonce per message (13-byte AAD, tag apart)"
-                    .to_string()
-            }
+            Workload::Aead { algorithm, open: false } => format!(
+                "{}, sealing in place, a new nonce per message (13-byte AAD, tag apart)",
+                algorithm.title()
+            ),
+            Workload::Aead { algorithm, open: true } => format!(
+                "{}, opening in place (decryption, tag checked; 13-byte AAD, tag apart)",
+                algorithm.title()
+            ),
+            Workload::Poly1305 => "Poly1305, a one-shot MAC per message (key setup, absorb, tag)".to_string(),
         }
     }
 
@@ -83,12 +102,23 @@ impl Workload {
         all.extend(Algorithm::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: true }));
         all.extend(RngVariant::ALL.map(Workload::Rng));
         all.extend(RngVariant::ALL.map(Workload::RngSetup));
-        all.push(Workload::Aead);
+        all.extend(Self::aeads());
+        all
+    }
+
+    /// The AEAD workloads, sealing then opening of each, and Poly1305 alone.
+    fn aeads() -> Vec<Workload> {
+        let mut all: Vec<Workload> = AeadAlgorithm::ALL
+            .into_iter()
+            .flat_map(|algorithm| [false, true].map(|open| Workload::Aead { algorithm, open }))
+            .collect();
+        all.push(Workload::Poly1305);
         all
     }
 
     /// The report's default: every variant on one instance, ChaCha20 and XChaCha20 fresh,
-    /// the three RNGs streaming and set up per item, and the AEAD.
+    /// the three RNGs streaming and set up per item, both AEADs sealing and opening, and
+    /// Poly1305.
     pub fn default_set() -> Vec<Workload> {
         let mut set: Vec<_> =
             Algorithm::ALL.into_iter().map(|variant| Workload::Cipher { variant, fresh: false }).collect();
@@ -96,7 +126,7 @@ impl Workload {
         set.push(Workload::Cipher { variant: Algorithm::XChaCha20, fresh: true });
         set.extend(RngVariant::ALL.map(Workload::Rng));
         set.extend(RngVariant::ALL.map(Workload::RngSetup));
-        set.push(Workload::Aead);
+        set.extend(Self::aeads());
         set
     }
 
@@ -105,7 +135,8 @@ impl Workload {
         match self {
             Workload::Cipher { variant, .. } => peer.offers(variant),
             Workload::Rng(_) | Workload::RngSetup(_) => peer.offers_rng(),
-            Workload::Aead => peer.offers_aead(),
+            Workload::Aead { algorithm, .. } => peer.offers_aead(algorithm),
+            Workload::Poly1305 => peer.offers_poly1305(),
         }
     }
 
@@ -115,10 +146,12 @@ impl Workload {
     }
 
     /// The constructor behind the [`crate::OURS`] row at `point`: `new`, `from_seed`
-    /// (the seek moves one generator made so) or `seed_from_u64`.
+    /// (the seek moves one generator made so) or `seed_from_u64`; for Poly1305, `detect`
+    /// (the kernel `Backend::detect()` picks).
     pub fn ours_constructor(self, point: Point) -> Option<&'static str> {
         match self {
-            Workload::Cipher { .. } | Workload::Aead => Some("new"),
+            Workload::Cipher { .. } | Workload::Aead { .. } => Some("new"),
+            Workload::Poly1305 => Some("detect"),
             Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
             Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),
         }
@@ -193,8 +226,10 @@ pub enum Entrant {
     Cipher(Implementation),
     /// An RNG.
     Rng(RngImplementation),
-    /// A ChaCha20-Poly1305.
+    /// A ChaCha20-Poly1305 or XChaCha20-Poly1305.
     Aead(AeadImplementation),
+    /// A Poly1305.
+    Mac(MacImplementation),
 }
 
 impl Entrant {
@@ -204,6 +239,7 @@ impl Entrant {
             Entrant::Cipher(i) => &i.name,
             Entrant::Rng(i) => &i.name,
             Entrant::Aead(i) => &i.name,
+            Entrant::Mac(i) => &i.name,
         }
     }
 
@@ -213,16 +249,18 @@ impl Entrant {
             Entrant::Cipher(i) => i.origin,
             Entrant::Rng(i) => i.origin,
             Entrant::Aead(i) => i.origin,
+            Entrant::Mac(i) => i.origin,
         }
     }
 
-    /// A runner for `point` of `workload` (a new instance or generator at position 0).
+    /// A runner for `point` of `workload` (a new instance or generator at position 0; for
+    /// opening, the message sealed with this entrant).
     ///
     /// # Panics
     /// If the entrant is not of the workload's kind, or `point` is not one of its points
-    /// (a message size for a cipher or the AEAD).
-    pub fn runner(&self, workload: Workload, point: Point) -> Runner {
-        let buf = vec![0u8; point.bytes()];
+    /// (a message size for a cipher, an AEAD or Poly1305).
+    pub fn runner(&mut self, workload: Workload, point: Point) -> Runner {
+        let mut buf = vec![0u8; point.bytes()];
         let kind = match (self, workload) {
             (Entrant::Cipher(i), Workload::Cipher { variant, fresh }) => {
                 assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
@@ -231,9 +269,17 @@ impl Entrant {
             }
             (Entrant::Rng(_), Workload::RngSetup(_)) if point == Point::SeedU32 => Kind::Seed,
             (Entrant::Rng(i), Workload::Rng(_) | Workload::RngSetup(_)) => Kind::Rng(i.rng(&KEY), point),
-            (Entrant::Aead(_), Workload::Aead) => {
+            (Entrant::Aead(_), Workload::Aead { open: false, .. }) => {
                 assert!(matches!(point, Point::Bytes(_)), "the AEAD has no {point:?}");
                 Kind::Seal
+            }
+            (Entrant::Aead(i), Workload::Aead { open: true, .. }) => {
+                assert!(matches!(point, Point::Bytes(_)), "the AEAD has no {point:?}");
+                Kind::Open(i.prepare_open(&mut buf))
+            }
+            (Entrant::Mac(_), Workload::Poly1305) => {
+                assert!(matches!(point, Point::Bytes(_)), "Poly1305 has no {point:?}");
+                Kind::Mac
             }
             (entrant, _) => panic!("{} is not an entrant of {}", entrant.name(), workload.id()),
         };
@@ -252,7 +298,10 @@ pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec
         Workload::Rng(r) | Workload::RngSetup(r) => {
             rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect()
         }
-        Workload::Aead => aead_implementations(backends, peers).into_iter().map(Entrant::Aead).collect(),
+        Workload::Aead { algorithm, .. } => {
+            aead_implementations(algorithm, backends, peers).into_iter().map(Entrant::Aead).collect()
+        }
+        Workload::Poly1305 => mac_implementations(backends, peers).into_iter().map(Entrant::Mac).collect(),
     }
 }
 
@@ -265,6 +314,11 @@ enum Kind {
     Seed,
     /// The entrant seals each message under its own nonce.
     Seal,
+    /// The entrant opens the buffer in place, its two tags in turn (see
+    /// `AeadImplementation::prepare_open`).
+    Open([[u8; 16]; 2]),
+    /// The entrant computes the buffer's Poly1305 tag.
+    Mac,
 }
 
 /// One entrant at one point, ready to run batches (its instance, if any, keeps its
@@ -298,6 +352,8 @@ impl Runner {
             (Kind::Rng(r, Point::Bytes(_)), _) => r.run_fill(&mut self.buf, calls),
             (Kind::Seed, Entrant::Rng(i)) => i.run_seed_u32(first, calls),
             (Kind::Seal, Entrant::Aead(i)) => i.run(&mut self.buf, first, calls),
+            (Kind::Open(tags), Entrant::Aead(i)) => i.run_open(&mut self.buf, tags, first, calls),
+            (Kind::Mac, Entrant::Mac(i)) => i.run(&self.buf, calls),
             _ => unreachable!("a runner runs the entrant it was made from"),
         }
         self.item = first.wrapping_add(calls);
@@ -327,7 +383,8 @@ const CHUNKS: [usize; 7] = [1, 63, 64, 65, 100, 1024, 4103];
 /// What two entrants of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
 /// of keystream streamed in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes), then a
 /// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`] (streaming)
-/// or [`rng_setup_transcript`] (set up per item); for the AEAD, [`aead_transcript`].
+/// or [`rng_setup_transcript`] (set up per item); for an AEAD, [`aead_transcript`]
+/// (sealing) or [`aead_open_transcript`] (opening); for Poly1305, [`mac_transcript`].
 pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
     match entrant {
         Entrant::Cipher(imp) => {
@@ -349,7 +406,11 @@ pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
         }
         Entrant::Rng(imp) if matches!(workload, Workload::RngSetup(_)) => rng_setup_transcript(imp, &KEY),
         Entrant::Rng(imp) => rng_transcript(imp, &KEY),
+        Entrant::Aead(imp) if matches!(workload, Workload::Aead { open: true, .. }) => {
+            aead_open_transcript(imp)
+        }
         Entrant::Aead(imp) => aead_transcript(imp),
+        Entrant::Mac(imp) => mac_transcript(imp),
     }
 }
 
@@ -384,7 +445,15 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
             }
             Workload::Rng(_) => format!("byte {at} of the mixed fill_bytes/next_u32/next_u64 sequence"),
             Workload::RngSetup(_) => format!("byte {at} of the seed_from_u64 and set_word_pos draws"),
-            Workload::Aead => format!("byte {at} of the sealed messages (ciphertext and tag)"),
+            Workload::Aead { open: false, .. } => {
+                format!("byte {at} of the sealed messages (ciphertext and tag)")
+            }
+            Workload::Aead { open: true, .. } => {
+                format!(
+                    "byte {at} of the sealed, opened and forged messages (ciphertext, tag, plaintext, results)"
+                )
+            }
+            Workload::Poly1305 => format!("byte {at} of the tags"),
         };
         problems.push(format!("{name} differs from {first_name} ({place})"));
     }

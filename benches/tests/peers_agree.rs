@@ -1,6 +1,7 @@
 //! Every peer gives the same bytes as ours, through `new()` and on every available backend,
-//! for every variant and every RNG, and every ChaCha20-Poly1305 the same ciphertext and tag:
-//! the check the report makes before measuring. No timing here: speed lives in the benches
+//! for every variant and every RNG; every ChaCha20-Poly1305 and XChaCha20-Poly1305 the same
+//! ciphertext and tag, opens what every other one sealed and refuses every forgery; every
+//! Poly1305 the same tags: the check the report makes before measuring. No timing here: speed lives in the benches
 //! and the report.
 //!
 //! OpenSSL and libsodium are loaded at run time; where one is missing its peer is absent
@@ -11,9 +12,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use chacha_bench::{
-    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN,
-    RNG_SETUP_CHECK_LEN, RngVariant, Workload, aead_implementations, aead_on_ours, check_agreement, compare,
-    entrants, implementations, seal_nonce, transcript,
+    AAD, AEAD_CHECK_LEN, AEAD_OPEN_CHECK_LEN, AeadAlgorithm, Algorithm, Backend, CHECK_LEN, MAC_CHECK_LEN,
+    OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngVariant, Workload,
+    aead_implementations, aead_on_ours, check_agreement, compare, entrants, implementations,
+    mac_implementations, seal_nonce, transcript, xseal_nonce,
 };
 
 fn peers() -> Vec<Peer> {
@@ -40,15 +42,18 @@ fn every_workload_agrees_through_transcripts() {
             .iter_mut()
             .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
-        // Ours (`new()` and each backend) and a peer, or for the AEAD two peers at least
-        // (the published crate and ring, which need no system library).
-        let ours = if w == Workload::Aead { 0 } else { backends.len() + 1 };
-        assert!(list.len() > ours.max(1), "{w:?}: no peer");
+        // Ours (`new()` and each backend) and a peer (for the AEADs the published crate, for
+        // Poly1305 the published poly1305: they need no system library).
+        let ours = backends.len() + 1;
+        assert_eq!(list[0].0, OURS, "{w:?}");
+        assert!(list.len() > ours, "{w:?}: no peer");
         let expected = match w {
             Workload::Cipher { .. } => 2 * CHECK_LEN,
             Workload::Rng(_) => RNG_CHECK_LEN,
             Workload::RngSetup(_) => RNG_SETUP_CHECK_LEN,
-            Workload::Aead => AEAD_CHECK_LEN,
+            Workload::Aead { open: false, .. } => AEAD_CHECK_LEN,
+            Workload::Aead { open: true, .. } => AEAD_OPEN_CHECK_LEN,
+            Workload::Poly1305 => MAC_CHECK_LEN,
         };
         assert_eq!(compare(w, &list), Ok(expected), "{w:?}");
     }
@@ -100,7 +105,7 @@ fn our_chacha20_under_the_aead_gives_the_peers_bytes() {
     use chacha20poly1305::aead::{AeadInOut, KeyInit};
     assert!(!aead_on_ours(), "this package's chacha20poly1305 must run on the published chacha20");
     let backends: Vec<_> = Backend::available().collect();
-    let mut impls = aead_implementations(&backends, &peers());
+    let mut impls = aead_implementations(AeadAlgorithm::ChaCha20Poly1305, &backends, &peers());
     assert!(impls.len() >= 3 + backends.len(), "ours, the published AEAD and ring need no system library");
     let ours = chacha20poly1305::ChaChaPoly1305::<chacha20::ChaCha20>::new(&chacha_bench::KEY.into());
     for len in [0, 1, 64, 65, 1000, 4103] {
@@ -171,4 +176,92 @@ fn a_worker_process_gives_the_same_bytes() {
     assert!(ask("frobnicate").starts_with("err "));
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+/// Each AEAD implementation opens what every other one sealed (in place, tag apart) and
+/// gives the message back, and refuses the message with one bit of the ciphertext, the tag
+/// or the nonce changed. What a refusal leaves in the buffer differs, and each is held to
+/// its own: ours and the published crate leave the ciphertext; libsodium and ring zero the
+/// buffer (ring decrypts, then zeroes what it wrote); OpenSSL's EVP leaves the plaintext
+/// it wrote before it checked the tag, so only its verdict is checked.
+#[test]
+fn every_aead_opens_what_every_other_sealed() {
+    let backends: Vec<Backend> = Backend::available().collect();
+    let openssl = Peer::OpenSsl.label();
+    let zeroes = [Peer::Sodium.label(), Peer::Ring.label()];
+    for algorithm in AeadAlgorithm::ALL {
+        let mut impls = aead_implementations(algorithm, &backends, &peers());
+        assert!(impls.len() >= backends.len() + 2, "{algorithm:?}: ours and the published crate");
+        let n = algorithm.nonce_len();
+        for len in [0, 1, 64, 65, 1000, 4103] {
+            let message: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let nonce = xseal_nonce(len as u64);
+            let other = xseal_nonce(len as u64 + 1);
+            for s in 0..impls.len() {
+                let mut sealed = message.clone();
+                let tag = impls[s].seal(&nonce[..n], &mut sealed);
+                for o in 0..impls.len() {
+                    let who = format!(
+                        "{algorithm:?} {len} B sealed by {}, opened by {}",
+                        impls[s].name, impls[o].name
+                    );
+                    let mut buf = sealed.clone();
+                    assert!(impls[o].open(&nonce[..n], &mut buf, &tag), "{who}");
+                    assert_eq!(buf, message, "{who}");
+                    let mut forged_tag = tag;
+                    forged_tag[len % 16] ^= 1;
+                    let mut forged_text = sealed.clone();
+                    if let Some(b) = forged_text.get_mut(len / 2) {
+                        *b ^= 0x40;
+                    }
+                    let cases = [
+                        ("tag", &nonce, sealed.clone(), forged_tag),
+                        ("ciphertext", &nonce, forged_text.clone(), tag),
+                        ("nonce", &other, sealed.clone(), tag),
+                    ];
+                    for (what, nonce, text, tag) in cases {
+                        if what == "ciphertext" && len == 0 {
+                            continue;
+                        }
+                        let mut buf = text.clone();
+                        assert!(
+                            !impls[o].open(&nonce[..n], &mut buf, &tag),
+                            "{who}: a changed {what} opened"
+                        );
+                        if zeroes.contains(&impls[o].name) {
+                            assert!(buf.iter().all(|&b| b == 0), "{who}: a refused {what} is zeroed");
+                        } else if impls[o].name != openssl {
+                            assert_eq!(buf, text, "{who}: a refused {what} changed the buffer");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every Poly1305 (ours on every backend and through `detect`, the published crate,
+/// OpenSSL's and libsodium's where they load) gives RFC 8439 §2.5.2's tag, and the same tag
+/// as the others for messages of every length up to a few blocks past each kernel's stride.
+#[test]
+fn every_poly1305_gives_the_same_tags() {
+    let backends: Vec<Backend> = Backend::available().collect();
+    let mut macs = mac_implementations(&backends, &peers());
+    assert!(macs.len() >= backends.len() + 2, "ours and the published poly1305");
+    // RFC 8439 §2.5.2.
+    let key: [u8; 32] = *b"\x85\xd6\xbe\x78\x57\x55\x6d\x33\x7f\x44\x52\xfe\x42\xd5\x06\xa8\
+                           \x01\x03\x80\x8a\xfb\x0d\xb2\xfd\x4a\xbf\xf6\xaf\x41\x49\xf5\x1b";
+    let tag = *b"\xa8\x06\x1d\xc1\x30\x51\x36\xc6\xc2\x2b\x8b\xaf\x0c\x01\x27\xa9";
+    for m in &mut macs {
+        assert_eq!(m.mac(&key, b"Cryptographic Forum Research Group"), tag, "{}", m.name);
+    }
+    for len in 0..300 {
+        let msg: Vec<u8> = (0..len).map(|i| (i * 13 + len) as u8).collect();
+        let mut key = [0xffu8; 32];
+        key[len % 32] = len as u8;
+        let expected = macs[0].mac(&key, &msg);
+        for m in &mut macs[1..] {
+            assert_eq!(m.mac(&key, &msg), expected, "{} at {len} B", m.name);
+        }
+    }
 }

@@ -10,7 +10,8 @@
 //!
 //! Each target computes what must happen from `chacha_core::reference` alone (a model),
 //! then checks every backend of `Backend::available()` against it, both through `Backend`
-//! (the run-time `match`) and as the backend's own kernel type (`Backend::with_kernel`).
+//! (the run-time `match`) and as the backend's own kernel type (`Backend::with_kernel`);
+//! the `aead` target through the `chacha20poly1305` crate's `with_backend` and `new`.
 
 #![forbid(unsafe_code)]
 
@@ -18,6 +19,7 @@ use arbitrary::Unstructured;
 use chacha_core::{Block, Rounds, State, Variant, reference};
 pub use chacha_testdata::filler;
 
+pub mod aead;
 pub mod backends;
 pub mod cipher_api;
 pub mod rng;

@@ -12,7 +12,7 @@
 use std::{fs, path::Path};
 
 use arbitrary::{Arbitrary, Unstructured};
-use chacha_fuzz::{backends, cipher_api, rng};
+use chacha_fuzz::{aead, backends, cipher_api, rng};
 
 /// The request lengths every boundary seed is tried with: around one block, four blocks
 /// (the batch), eight and sixteen (the widest kernels).
@@ -288,9 +288,64 @@ fn rng_corpus() -> Corpus {
     corpus
 }
 
+fn aead_corpus() -> Corpus {
+    use aead::Case;
+    let mut corpus = Corpus { target: "aead", seeds: Vec::new() };
+    // The AEAD vectors (RFC 8439 §2.8.2 and A.5, draft-irtf-cfrg-xchacha-03 A.3.1): the
+    // target checks them against its model, so a seed that passes also checks the model.
+    for v in chacha_testdata::all().iter().filter(|v| v.get("aad").is_some()) {
+        let nonce = v.bytes("nonce");
+        let mut padded = [0u8; 24];
+        padded[..nonce.len()].copy_from_slice(&nonce);
+        let case = Case {
+            xchacha: nonce.len() == 24,
+            rounds: 20,
+            key: v.array("key"),
+            nonce: padded,
+            aad: v.bytes("aad"),
+            message: v.bytes("plaintext"),
+            flip: 0,
+        };
+        let (ciphertext, tag) = aead::reference_seal::<chacha_core::R20>(
+            case.xchacha,
+            &case.key,
+            &case.nonce,
+            &case.aad,
+            &case.message,
+        );
+        assert_eq!(
+            (ciphertext, tag.to_vec()),
+            (v.bytes("ciphertext"), v.bytes("tag")),
+            "{}: the model",
+            v.name
+        );
+        corpus.add(format!("vector-{}", v.name), &case, case.encode());
+    }
+    // Messages around one block, the four-block batch and the widest kernels, with no, a
+    // short and an unpadded associated data, on both nonce sizes and every round count.
+    for (l, len) in LENGTHS.into_iter().enumerate() {
+        let xchacha = l % 2 == 1;
+        let rounds = [20, 12, 8][l % 3];
+        let aad_len = [0, 12, 17][l % 3];
+        let case = Case {
+            xchacha,
+            rounds,
+            key: [l as u8 ^ 0x3c; 32],
+            nonce: [0xc0 ^ l as u8; 24],
+            aad: chacha_fuzz::filler(l as u64, aad_len),
+            message: chacha_fuzz::filler(100 + l as u64, len),
+            flip: (l * 37) as u16,
+        };
+        let name =
+            format!("{}-r{rounds}-aad-{aad_len}-len-{len}", if xchacha { "xchacha" } else { "chacha" });
+        corpus.add(name, &case, case.encode());
+    }
+    corpus
+}
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let corpora = [backends_corpus(), cipher_api_corpus(), rng_corpus()];
+    let corpora = [backends_corpus(), cipher_api_corpus(), rng_corpus(), aead_corpus()];
     if std::env::args().any(|a| a == "--check") {
         let differences: Vec<String> = corpora.iter().flat_map(|c| c.differences(&root)).collect();
         if !differences.is_empty() {
