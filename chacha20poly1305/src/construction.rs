@@ -106,7 +106,7 @@ pub(crate) fn seal<R: Rounds, K: Kernel>(
         mac.acc.absorb_padded(kernel, aad);
         xor_short(&keystream[1..], buf.reborrow());
         mac.acc.absorb_padded(kernel, buf.get_out());
-        wipe(&mut keystream);
+        wipe(&mut keystream[..=blocks]); // the blocks the fill wrote
         mac
     } else {
         let mut mac = key_block::<R, K>(kernel, &mut state);
@@ -139,7 +139,7 @@ pub(crate) fn open<R: Rounds, K: Kernel>(
         if ok {
             xor_short(&keystream[1..], buf);
         }
-        wipe(&mut keystream);
+        wipe(&mut keystream[..=blocks]);
         return if ok { Ok(()) } else { Err(Error) };
     }
     let mut mac = key_block::<R, K>(kernel, &mut state);
