@@ -11,13 +11,16 @@
 //!   the power that carries each lane to the end of the message (`r^4, r^2, r^3, r^1` by
 //!   position, the order above), then the four lanes are summed into one value.
 //!   The initial accumulator enters lane 0 with the first group.
+//! - **Powers**: `r^4, r^2, r^3, r^1` come from two vector products (diagram at
+//!   [`powers`]): two dependent products, not the scalar chain r, r^2, r^3, r^4.
 //! - **Wrap-around**: 2^130 ≡ 5 (mod p), so the products that land at limbs 5–8 are taken
-//!   with `5 · r` limbs, computed once per call beside the limbs of `r^4`.
+//!   with `5 · r` limbs, computed once per call beside the powers' limbs.
 //! - **Carries**: once per step, as two interleaved chains (0→1 with 3→4, 1→2 with 4→0,
 //!   2→3, then 0→1 with 3→4: poly1305-donna's order), leaving each limb a few bits over
 //!   26 bits — not a full reduction, which the next step does not need.
-//! - **Registers**: `h` (5), `r^4` (5) and `5 · r^4` (4) are 14 of the 16 `ymm` on x86_64;
-//!   LLVM takes the rest of the powers from the stack as `vpmuludq` memory operands.
+//! - **Registers**: `h` (5), `r^4` (5) and `5 · r^4` (4) would be 14 of the 16 `ymm`; with
+//!   the message limbs and the products live too, LLVM keeps part of the multiplier on the
+//!   stack as `vpmuludq` memory operands (load ports, not vector ports).
 //!
 //! Whole groups of 4 only, from a threshold in blocks: shorter calls and a remainder of
 //! fewer than 4 blocks take the portable step (`avx2.rs`, `poly1305_blocks`). Figures:
@@ -34,13 +37,13 @@ use super::{Avx2, load32, store32};
 
 /// Blocks per call from which [`Avx2::poly1305_groups`] pays for its setup (the powers of
 /// `r` and the conversions to and from 26-bit limbs); below, the portable step is faster.
-pub(super) const MIN_BLOCKS: usize = 16;
+pub(super) const MIN_BLOCKS: usize = 32;
 
 /// The low 26 bits of a 64-bit lane.
 const MASK26: i64 = (1 << 26) - 1;
 
-/// The limbs of the values a step multiplies by, one per lane: `r[i]` is limb `i`, `s[i]`
-/// is `5 · r[i + 1]` (for the products that wrap past 2^130).
+/// What a step multiplies by, one value per lane: `r[i]` is limb `i`, `s[i]` is
+/// `5 · r[i + 1]` (for the products that wrap past 2^130).
 #[derive(Clone, Copy)]
 struct Multiplier {
     r: [__m256i; 5],
@@ -48,16 +51,15 @@ struct Multiplier {
 }
 
 impl Multiplier {
-    /// The multiplier with `lanes[j]` (five 26-bit limbs, each below 2^26) in lane position
-    /// `j`.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn new(lanes: [[u64; 5]; 4]) -> Self {
-        let [a, b, c, d] = lanes;
-        let limb = |i: usize| _mm256_set_epi64x(d[i] as i64, c[i] as i64, b[i] as i64, a[i] as i64);
-        let r = [limb(0), limb(1), limb(2), limb(3), limb(4)];
+    fn new(mut r: [__m256i; 5]) -> Self {
         let five = |v: __m256i| _mm256_add_epi64(v, _mm256_slli_epi64::<2>(v));
-        Multiplier { r, s: [five(r[1]), five(r[2]), five(r[3]), five(r[4])] }
+        let mut s = [five(r[1]), five(r[2]), five(r[3]), five(r[4])];
+        // Hidden from LLVM: seeing how the limbs were computed, it turned each `vpmuludq` by
+        // them into a 64-bit product (two `vpmuludq` and a `vpsllq`).
+        schedule_barrier!(ymm_reg; r[0], r[1], r[2], r[3], r[4], s[0], s[1], s[2], s[3]);
+        Multiplier { r, s }
     }
 }
 
@@ -67,38 +69,62 @@ impl Avx2 {
         if groups.is_empty() {
             return;
         }
-        let [r1, r2, r3, r4] = acc.r_powers::<4>();
-        let [r1, r2, r3, r4] = [to_limbs(r1, 26), to_limbs(r2, 26), to_limbs(r3, 26), to_limbs(r4, 26)];
-        let step = [r4; 4];
-        // Lane positions hold blocks 4t, 4t + 2, 4t + 1, 4t + 3 (see `load4`): the last
-        // group's blocks are 4, 2, 3 and 1 blocks from the end.
-        let last = [r4, r2, r3, r1];
+        let [r0, r1] = acc.r();
+        let r = to_limbs::<5>([r0, r1, 0], 26);
         let h = to_limbs::<5>(acc.h(), 26);
         // SAFETY: an Avx2 exists only if detect() saw AVX2.
-        let h = unsafe { groups_avx2(h, step, last, groups) };
+        let h = unsafe { groups_avx2(r, h, groups) };
         acc.set_h(from_limbs(&h, 26));
     }
 }
 
-/// The vector loop: `h` (five 26-bit limbs, the last below 2^27) absorbs `groups`, the
-/// last multiplied by `last` instead of `step`; returns the sum of the lanes' limbs (each
-/// below 2^29).
+/// The vector loop: `h` (five 26-bit limbs, the last below 2^27) absorbs `groups` with key
+/// `r` (five limbs below 2^26); returns the sum of the lanes' limbs (each below 2^29).
 #[target_feature(enable = "avx2")]
-fn groups_avx2(h: [u64; 5], step: [[u64; 5]; 4], last: [[u64; 5]; 4], groups: &[[MacBlock; 4]]) -> [u64; 5] {
-    let step = Multiplier::new(step);
+fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
+    let (last, step) = powers(r);
     let lane0 = |limb: u64| _mm256_set_epi64x(0, 0, 0, limb as i64);
     let mut acc = [lane0(h[0]), lane0(h[1]), lane0(h[2]), lane0(h[3]), lane0(h[4])];
     let (last_group, body) = groups.split_last().expect("the caller passes one group or more");
     for group in body {
         acc = mul(add(acc, load4(group)), &step);
     }
-    acc = mul(add(acc, load4(last_group)), &Multiplier::new(last));
+    acc = mul(add(acc, load4(last_group)), &last);
     let mut sum = [0u64; 5];
     for i in 0..5 {
         let [a, b, c, d] = lanes(acc[i]);
         sum[i] = a + b + c + d;
     }
     sum
+}
+
+/// The multipliers of the last group (`r^4, r^2, r^3, r^1` by lane position: each lane's
+/// blocks are 4, 2, 3 and 1 blocks from the end, see [`load4`]) and of every other group
+/// (`r^4` in every lane), computed with the vector product: two dependent products
+/// instead of the scalar chain r, r^2, r^3, r^4.
+///
+/// ```text
+/// [ r^2 | r^2 | r^2 | r   ]     a: r^2 with lane 3 from r
+///   ×     ×     ×     ×
+/// [ r^2 | 1   | r   | 1   ]     b: r^2 with lane 2 from r, lanes 1 and 3 from 1
+///   =     =     =     =
+/// [ r^4 | r^2 | r^3 | r   ]     last; step: its lane 0 in every lane
+/// ```
+#[target_feature(enable = "avx2")]
+#[inline]
+fn powers(r: [u64; 5]) -> (Multiplier, Multiplier) {
+    let splat = |limb: u64| _mm256_set1_epi64x(limb as i64);
+    let r1 = [splat(r[0]), splat(r[1]), splat(r[2]), splat(r[3]), splat(r[4])];
+    let r2 = mul(r1, &Multiplier::new(r1));
+    let one = [splat(1), splat(0), splat(0), splat(0), splat(0)];
+    // Blend masks by 32-bit element: lane j is elements 2j and 2j + 1.
+    let a = |i: usize| _mm256_blend_epi32::<0b1100_0000>(r2[i], r1[i]);
+    let b =
+        |i: usize| _mm256_blend_epi32::<0b1100_1100>(_mm256_blend_epi32::<0b0011_0000>(r2[i], r1[i]), one[i]);
+    let last = mul([a(0), a(1), a(2), a(3), a(4)], &Multiplier::new([b(0), b(1), b(2), b(3), b(4)]));
+    let lane0 = |v: __m256i| _mm256_permute4x64_epi64::<0>(v);
+    let step = [lane0(last[0]), lane0(last[1]), lane0(last[2]), lane0(last[3]), lane0(last[4])];
+    (Multiplier::new(last), Multiplier::new(step))
 }
 
 /// The four blocks of `group` as limb vectors, each block with its 2^128 pad bit.
@@ -150,7 +176,7 @@ fn add(h: [__m256i; 5], m: [__m256i; 5]) -> [__m256i; 5] {
 /// Bounds (per lane). In: `h` limbs below 2^27.4 — a carried limb (below 2^26 + 2^10, see
 /// [`carry`]) plus a message limb (below 2^26), or on the first step the accumulator's
 /// limb 4 (below 2^27, as `h < 2^131`) plus the message's (below 2^25); `k`'s limbs below
-/// 2^26 (a fully reduced power), so `5 · k` limbs below 2^28.4. Each product is below
+/// 2^26 + 2^10 (`r` or a carried product), so `5 · k` limbs below 2^28.4. Each product is below
 /// 2^27.4 · 2^28.4 < 2^56 and each sum of five below 2^58.4: no 64-bit lane overflows, and
 /// every `h` limb is below 2^32 as `vpmuludq` needs.
 #[target_feature(enable = "avx2")]
