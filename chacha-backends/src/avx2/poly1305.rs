@@ -7,12 +7,10 @@
 //! - **Lanes**: four accumulators, one per 64-bit lane; lane positions 0, 1, 2, 3 hold
 //!   blocks `4t`, `4t + 2`, `4t + 1`, `4t + 3` of each group of 4: the order the unpack of
 //!   two 32-byte loads gives (diagram at [`load4`]), so no lane permute is needed.
-//! - **Step**: `h = (h + m) · r^4` in every lane, 4 blocks; from 16 groups of 4, 8 blocks
-//!   per step, `h = (h + m) · r^8 + m' · r^4`: one carry per 8 blocks and the second
-//!   product off the dependent chain. The last group's multiplier is instead the power
-//!   that carries each lane to the end of the message (`r^4, r^2, r^3, r^1` by position,
-//!   the order above), then the four lanes are summed into one value. The initial
-//!   accumulator enters lane 0 with the first group.
+//! - **Step**: `h = (h + m) · r^4` in every lane; the last group's multiplier is instead
+//!   the power that carries each lane to the end of the message (`r^4, r^2, r^3, r^1` by
+//!   position, the order above), then the four lanes are summed into one value.
+//!   The initial accumulator enters lane 0 with the first group.
 //! - **Powers**: `r^4, r^2, r^3, r^1` come from two vector products (diagram at
 //!   [`powers`]): two dependent products, not the scalar chain r, r^2, r^3, r^4.
 //! - **Wrap-around**: 2^130 ≡ 5 (mod p), so the products that land at limbs 5–8 are taken
@@ -40,11 +38,6 @@ use super::{Avx2, load32, store32};
 /// Blocks per call from which [`Avx2::poly1305_groups`] pays for its setup (the powers of
 /// `r` and the conversions to and from 26-bit limbs); below, the portable step is faster.
 pub(super) const MIN_BLOCKS: usize = 32;
-
-/// Groups (of 4 blocks) from which the loop takes two groups per step, with `r^8`: one
-/// carry per 8 blocks, and the second group's product off the dependent chain; below, the
-/// extra product that computes `r^8` costs more than it saves.
-const PAIRS_MIN_GROUPS: usize = 16;
 
 /// The low 26 bits of a 64-bit lane.
 const MASK26: i64 = (1 << 26) - 1;
@@ -92,18 +85,7 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
     let (last, step) = powers(r);
     let lane0 = |limb: u64| _mm256_set_epi64x(0, 0, 0, limb as i64);
     let mut acc = [lane0(h[0]), lane0(h[1]), lane0(h[2]), lane0(h[3]), lane0(h[4])];
-    let (last_group, mut body) = groups.split_last().expect("the caller passes one group or more");
-    if body.len() >= PAIRS_MIN_GROUPS {
-        let step2 = Multiplier::new(mul(step.r, &step));
-        let (pairs, rest) = body.as_chunks::<2>();
-        for [a, b] in pairs {
-            // Two groups, one carry: (h + a) · r^8 + b · r^4. Bounds: the first product's
-            // limbs are below 2^58.4 (see `mul`), the second's below 5 · 2^26 · 2^28.4 <
-            // 2^56.8 (message limbs below 2^26), the sum below 2^59 as `carry` takes it.
-            acc = carry(add(product(add(acc, load4(a)), &step2), product(load4(b), &step)));
-        }
-        body = rest;
-    }
+    let (last_group, body) = groups.split_last().expect("the caller passes one group or more");
     for group in body {
         acc = mul(add(acc, load4(group)), &step);
     }
@@ -200,33 +182,25 @@ fn add(h: [__m256i; 5], m: [__m256i; 5]) -> [__m256i; 5] {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn mul(h: [__m256i; 5], k: &Multiplier) -> [__m256i; 5] {
-    carry(product(h, k))
-}
-
-/// `h · k` mod p in every lane, not carried: limbs below 2^58.4 (see [`mul`]).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn product(h: [__m256i; 5], k: &Multiplier) -> [__m256i; 5] {
     let m = |a, b| _mm256_mul_epu32(a, b);
     let [h0, h1, h2, h3, h4] = h;
     let [r0, r1, r2, r3, r4] = k.r;
     let [s1, s2, s3, s4] = k.s;
     let sum =
         |a, b, c, d, e| _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)), e);
-    [
+    carry([
         sum(m(h0, r0), m(h1, s4), m(h2, s3), m(h3, s2), m(h4, s1)),
         sum(m(h0, r1), m(h1, r0), m(h2, s4), m(h3, s3), m(h4, s2)),
         sum(m(h0, r2), m(h1, r1), m(h2, r0), m(h3, s4), m(h4, s3)),
         sum(m(h0, r3), m(h1, r2), m(h2, r1), m(h3, r0), m(h4, s4)),
         sum(m(h0, r4), m(h1, r3), m(h2, r2), m(h3, r1), m(h4, r0)),
-    ]
+    ])
 }
 
 /// The carries of a product, lazily: two chains side by side, limb 4's carry wrapping
 /// to limb 0 times 5.
 ///
-/// Bounds (per lane), for limbs `d` below 2^59 in (a product, or the sum of two in the
-/// 8-block step): the first carries out of limbs 0 and 3
+/// Bounds (per lane), for limbs `d` below 2^59 in: the first carries out of limbs 0 and 3
 /// are below 2^33, then limbs 1 and 4 are below 2^59 + 2^33 and their carries below
 /// 2^33 + 1; limb 0 becomes at most 2^26 + 5 · (2^33 + 1) < 2^36 and limb 2 below 2^60; the
 /// carry of limb 2 (below 2^34) leaves limb 3 below 2^35; the last carries out of limbs 0
