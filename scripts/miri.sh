@@ -8,7 +8,8 @@
 #            differential test, fewer lengths under miri) on the portable backend
 #   dispatch no flags: chacha-backends' differential tests through `Backend` with the
 #            backends an x86_64 build without target features has (sse2, soft)
-#   avx2     i686, -C target-feature=+avx2, pinned: the avx2 module's kernels (see below)
+#   avx2     i686, -C target-feature=+avx2, pinned: the avx2 module's kernels (see below),
+#            its Poly1305 too (tests/poly1305.rs)
 #   avx512   x86_64, -C target-feature=+avx512f,+avx512vl,+avx512bw, pinned
 #
 # Miri sees no CPU: `cpufeatures` reports exactly the target features enabled at compile
@@ -104,7 +105,7 @@ lane_a=$!
     { cat "$logs/setup-i686.log" >&2; echo "miri: no sysroot for $i686" >&2; exit 1; }
   echo "miri: sysroot for $i686 ready ($((SECONDS - setup)) s)"
   build avx2 $i686 avx2 '-C target-feature=+avx2 --cfg chacha_backend="avx2"' -- \
-    -p chacha-backends --test differential
+    -p chacha-backends --test differential --test poly1305
   build avx512 $x86_64 avx512 '-C target-feature=+avx512f,+avx512vl,+avx512bw --cfg chacha_backend="avx512"' -- \
     -p chacha-backends --lib --test differential
   build dispatch $x86_64 sse2,soft '' -- -p chacha-backends --test differential

@@ -49,9 +49,15 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{
+    Block, CONSTANTS, Kernel, Rounds, State, Variant,
+    inout::InOutBuf,
+    poly1305::{Accumulator, MacBlock},
+};
 
 use crate::head::Heads;
+
+mod poly1305;
 
 cpufeatures::new!(cpuid_avx2, "avx2");
 
@@ -100,6 +106,18 @@ impl Kernel for Avx2 {
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
+    }
+
+    /// 4 blocks side by side in 26-bit limbs (`poly1305.rs`) from `MIN_BLOCKS` blocks, the
+    /// remainder of fewer than 4 with the portable step.
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        if blocks.len() < poly1305::MIN_BLOCKS {
+            return acc.absorb(blocks);
+        }
+        let (groups, rest) = blocks.as_chunks::<4>();
+        self.poly1305_groups(acc, groups);
+        acc.absorb(rest);
     }
 }
 

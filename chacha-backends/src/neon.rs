@@ -39,6 +39,9 @@
 //! into diagonals with `ext` (lane rotations), leaving row `b` in place as the x86 row
 //! kernels do.
 //!
+//! Poly1305 (`poly1305_blocks`): 2 blocks side by side in 26-bit limbs, in
+//! `neon/poly1305.rs`, from 32 blocks per call; shorter calls take the portable step.
+//!
 //! # Cost (an estimate: there is no ARM hardware here)
 //! Nothing in this module was measured on ARM; the widths follow the x86 modules' measured
 //! rules (never a wasted block; row chains for the last 1–3 blocks). The estimate from the
@@ -52,7 +55,13 @@ use core::arch::aarch64::{
     vzip1q_u32, vzip1q_u64, vzip2q_u32, vzip2q_u64,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{
+    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant,
+    inout::InOutBuf,
+    poly1305::{Accumulator, MacBlock},
+};
+
+mod poly1305;
 
 /// Proof that this CPU has NEON; only [`Neon::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,6 +101,18 @@ impl Kernel for Neon {
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
+    }
+
+    /// 2 blocks side by side in 26-bit limbs (`poly1305.rs`) from `MIN_BLOCKS` blocks, a
+    /// last odd block with the portable step.
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        if blocks.len() < poly1305::MIN_BLOCKS {
+            return acc.absorb(blocks);
+        }
+        let (pairs, rest) = blocks.as_chunks::<2>();
+        self.poly1305_pairs(acc, pairs);
+        acc.absorb(rest);
     }
 }
 
