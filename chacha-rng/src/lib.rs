@@ -115,6 +115,8 @@ pub use generator::{CORE_BLOCKS, ChaChaCore};
 
 pub use rand_core;
 pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
+#[cfg(feature = "rayon")]
+pub use rng::PAR_MIN_LEN;
 
 /// ChaCha with 8 rounds as a random number generator.
 pub type ChaCha8Rng = ChaChaRng<R8>;

@@ -196,6 +196,8 @@ pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
 #[cfg(feature = "cipher")]
 pub use chacha::{BATCH, ChaCha, NonceSize};
+#[cfg(feature = "rayon")]
+pub use chacha::PAR_MIN_LEN;
 #[cfg(feature = "cipher")]
 pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(feature = "xchacha")]
