@@ -114,9 +114,9 @@ pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
 pub use generator::{CORE_BLOCKS, ChaChaCore};
 
 pub use rand_core;
-pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 #[cfg(feature = "rayon")]
 pub use rng::PAR_MIN_LEN;
+pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 
 /// ChaCha with 8 rounds as a random number generator.
 pub type ChaCha8Rng = ChaChaRng<R8>;

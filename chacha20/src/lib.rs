@@ -194,10 +194,10 @@ pub use chacha_backends::{self as backends, Backend};
 pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
-#[cfg(feature = "cipher")]
-pub use chacha::{BATCH, ChaCha, NonceSize};
 #[cfg(feature = "rayon")]
 pub use chacha::PAR_MIN_LEN;
+#[cfg(feature = "cipher")]
+pub use chacha::{BATCH, ChaCha, NonceSize};
 #[cfg(feature = "cipher")]
 pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(feature = "xchacha")]

@@ -216,7 +216,12 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     }
 
     /// The three steps of the module docs; `input`, if any, is as long as `out`.
-    fn par_xor(&mut self, input: Option<&[u8]>, out: &mut [u8], min_len: usize) -> Result<(), StreamCipherError> {
+    fn par_xor(
+        &mut self,
+        input: Option<&[u8]>,
+        out: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
         self.check_remaining(out.len())?;
         let threads = rayon::current_num_threads();
         if out.len() < min_len || threads < 2 {
