@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use chacha_bench::{AEAD_SIZES, Backend, FRESH_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size};
+use chacha_bench::{
+    AEAD_SIZES, Backend, FRESH_SIZES, PAR_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size,
+};
 
 /// What to measure and where to write it.
 #[derive(Debug)]
@@ -39,11 +41,13 @@ impl Options {
             (None, true, Workload::Rng(_)) => vec![1024, 64 * 1024],
             (None, false, Workload::Aead) => AEAD_SIZES.to_vec(),
             (None, true, Workload::Aead) => vec![64, 16 * 1024],
+            (None, false, Workload::ParCipher(_) | Workload::ParRng(_)) => PAR_SIZES.to_vec(),
+            (None, true, Workload::ParCipher(_) | Workload::ParRng(_)) => vec![64 * 1024, 1024 * 1024],
         };
         let mut points = match workload {
             Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
             Workload::RngSetup(_) => vec![Point::SeedU32, Point::SeekU32],
-            Workload::Cipher { .. } | Workload::Aead => Vec::new(),
+            Workload::Cipher { .. } | Workload::Aead | Workload::ParCipher(_) | Workload::ParRng(_) => Vec::new(),
         };
         points.extend(sizes.into_iter().map(Point::Bytes));
         points
@@ -63,7 +67,11 @@ OPTIONS:
                       chacha12-rng, chacha8-rng (next_u32, next_u64, then fill_bytes at
                       each size), each also as NAME-setup (seed_from_u64 + next_u32, and
                       set_word_pos + next_u32; --sizes does not apply); chacha20poly1305
-                      (sealing with a new nonce per message); or `all`
+                      (sealing with a new nonce per message); chacha20-par, chacha8-par
+                      (par_apply_keystream on rayon's global pool beside apply_keystream
+                      and OpenSSL), chacha20-rng-par, chacha8-rng-par (par_fill_bytes
+                      beside fill_bytes), all four as `parallel` [sizes: 64K,1M,16M]; or
+                      `all`
                       [default: the five variants, chacha20-new, xchacha20-new, the RNGs and
                       their -setup, chacha20poly1305]
   --backends LIST     backends of ours, as Backend::name() spells them, or `none`; the rows
@@ -142,9 +150,13 @@ fn parse_workloads(value: &str) -> Result<Vec<Workload>, String> {
     }
     let mut out = Vec::new();
     for id in list(value) {
+        if id == "parallel" {
+            out.extend(Workload::parallel().into_iter().filter(|w| !out.contains(w)).collect::<Vec<_>>());
+            continue;
+        }
         let Some(w) = Workload::by_id(id) else {
             return Err(format!(
-                "--variants: unknown variant `{id}`; known: {}, or all",
+                "--variants: unknown variant `{id}`; known: {}, parallel, or all",
                 Workload::all().into_iter().map(Workload::id).collect::<Vec<_>>().join(", ")
             ));
         };
@@ -286,7 +298,13 @@ mod tests {
         );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 17);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 21);
+        let par = parse_args(&["--variants", "parallel,chacha8-par"]).unwrap().unwrap();
+        assert_eq!(par.workloads, Workload::parallel());
+        assert_eq!(
+            par.points_for(par.workloads[2]),
+            PAR_SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>()
+        );
         let setup = parse_args(&["--variants", "chacha8-rng-setup", "--sizes", "1K"]).unwrap().unwrap();
         assert_eq!(setup.points_for(setup.workloads[0]), [Point::SeedU32, Point::SeekU32]);
         let aead = parse_args(&["--variants", "chacha20poly1305"]).unwrap().unwrap();

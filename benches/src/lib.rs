@@ -30,11 +30,14 @@ pub use aeads::{
     AAD, AEAD_CHECK_LEN, AeadImplementation, aead_implementations, aead_on_ours, aead_transcript, seal_nonce,
 };
 pub use chacha_backends::Backend;
-pub use impls::{Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations};
-pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
+pub use impls::{
+    Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations, ours_par_name,
+    par_implementations, par_threads,
+};
+pub use race::{Entrant, PAR_CHECK_LEN, Point, Runner, Workload, compare, entrants, transcript};
 pub use rngs::{
     RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
-    rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
+    par_rng_implementations, rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
 };
 
 /// The message sizes of the streaming benches and the report, in bytes.
@@ -47,6 +50,10 @@ pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 /// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
 /// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
 pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
+
+/// The sizes of the parallel workloads (`par_apply_keystream`, `par_fill_bytes`), in bytes:
+/// at the threshold (64 KiB), bulk, and more than the last-level cache of many machines.
+pub const PAR_SIZES: &[usize] = &[64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
 /// The message sizes of the AEAD workload, in bytes: a short packet, a KiB, a TLS record's
 /// 16 KiB, bulk.

@@ -58,7 +58,7 @@ fn gb(x: f64) -> String {
 fn constructor(cell: &Cell) -> Option<&'static str> {
     if !cell.ours {
         None
-    } else if cell.name == OURS {
+    } else if cell.name == OURS || cell.name == chacha_bench::ours_par_name() {
         cell.workload.ours_constructor(cell.point)
     } else if Backend::COMPILED.contains(&cell.name.as_str()) {
         Some("with_backend")
@@ -236,7 +236,11 @@ pub fn write_csv(
                 Workload::Cipher { variant, fresh } => (variant.id(), fresh.to_string()),
                 Workload::Rng(v) | Workload::RngSetup(v) => (v.id(), String::new()),
                 Workload::Aead => ("chacha20poly1305", String::new()),
+                Workload::ParCipher(variant) => (variant.id(), false.to_string()),
+                Workload::ParRng(v) => (v.id(), String::new()),
             };
+            let par = matches!(w, Workload::ParCipher(_) | Workload::ParRng(_))
+                && r.cell.name == chacha_bench::ours_par_name();
             let call = match (w, r.cell.point) {
                 (_, Point::SeedU32) => "seed_from_u64+next_u32",
                 (_, Point::SeekU32) => "set_word_pos+next_u32",
@@ -246,6 +250,10 @@ pub fn write_csv(
                 (Workload::Cipher { fresh: true, .. }, _) => "new_apply_keystream",
                 (Workload::Cipher { fresh: false, .. }, _) => "apply_keystream",
                 (Workload::Aead, _) => "seal_in_place_detached",
+                (Workload::ParCipher(_), _) if par => "par_apply_keystream",
+                (Workload::ParCipher(_), _) => "apply_keystream",
+                (Workload::ParRng(_), _) if par => "par_fill_bytes",
+                (Workload::ParRng(_), _) => "fill_bytes",
             };
             let _ = writeln!(
                 s,

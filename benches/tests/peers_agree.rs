@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use chacha_bench::{
-    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN,
+    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, PAR_CHECK_LEN, Peer, RNG_CHECK_LEN,
     RNG_SETUP_CHECK_LEN, RngVariant, Workload, aead_implementations, aead_on_ours, check_agreement, compare,
     entrants, implementations, seal_nonce, transcript,
 };
@@ -41,14 +41,21 @@ fn every_workload_agrees_through_transcripts() {
             .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
         // Ours (`new()` and each backend) and a peer, or for the AEAD two peers at least
-        // (the published crate and ring, which need no system library).
-        let ours = if w == Workload::Aead { 0 } else { backends.len() + 1 };
+        // (the published crate and ring, which need no system library); for a parallel
+        // workload, the parallel call and the sequential one at least.
+        let ours = match w {
+            Workload::Aead => 0,
+            Workload::ParCipher(_) | Workload::ParRng(_) => 1,
+            _ => backends.len() + 1,
+        };
         assert!(list.len() > ours.max(1), "{w:?}: no peer");
         let expected = match w {
             Workload::Cipher { .. } => 2 * CHECK_LEN,
             Workload::Rng(_) => RNG_CHECK_LEN,
             Workload::RngSetup(_) => RNG_SETUP_CHECK_LEN,
             Workload::Aead => AEAD_CHECK_LEN,
+            Workload::ParCipher(_) => 2 * CHECK_LEN + PAR_CHECK_LEN,
+            Workload::ParRng(_) => RNG_CHECK_LEN + PAR_CHECK_LEN,
         };
         assert_eq!(compare(w, &list), Ok(expected), "{w:?}");
     }
