@@ -47,7 +47,9 @@ impl Options {
         let mut points = match workload {
             Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
             Workload::RngSetup(_) => vec![Point::SeedU32, Point::SeekU32],
-            Workload::Cipher { .. } | Workload::Aead | Workload::ParCipher(_) | Workload::ParRng(_) => Vec::new(),
+            Workload::Cipher { .. } | Workload::Aead | Workload::ParCipher(_) | Workload::ParRng(_) => {
+                Vec::new()
+            }
         };
         points.extend(sizes.into_iter().map(Point::Bytes));
         points

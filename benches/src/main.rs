@@ -149,7 +149,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     }
     // The parallel workloads' pool first: its threads inherit the affinity of the thread
     // that makes them, so made after the pinning below they would all share its one CPU.
-    let parallel = options.workloads.iter().any(|w| matches!(w, Workload::ParCipher(_) | Workload::ParRng(_)));
+    let parallel =
+        options.workloads.iter().any(|w| matches!(w, Workload::ParCipher(_) | Workload::ParRng(_)));
     if parallel {
         out.say(&format!(
             "Parallel workloads: rayon's global pool of {} threads (made before the pinning below, \

@@ -440,7 +440,9 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
             Some(at) => at,
         };
         let place = match workload {
-            Workload::Cipher { .. } | Workload::ParCipher(_) if at < CHECK_LEN => format!("streaming, byte {at}"),
+            Workload::Cipher { .. } | Workload::ParCipher(_) if at < CHECK_LEN => {
+                format!("streaming, byte {at}")
+            }
             Workload::ParCipher(_) if at >= 2 * CHECK_LEN => {
                 format!("the {PAR_CHECK_LEN}-byte call after 100 bytes, byte {}", at - 2 * CHECK_LEN)
             }

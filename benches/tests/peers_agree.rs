@@ -11,9 +11,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use chacha_bench::{
-    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, PAR_CHECK_LEN, Peer, RNG_CHECK_LEN,
-    RNG_SETUP_CHECK_LEN, RngVariant, Workload, aead_implementations, aead_on_ours, check_agreement, compare,
-    entrants, implementations, seal_nonce, transcript,
+    AAD, AEAD_CHECK_LEN, Algorithm, Backend, CHECK_LEN, OPENSSL_AVX2_CAP, OURS, PAR_CHECK_LEN, Peer,
+    RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngVariant, Workload, aead_implementations, aead_on_ours,
+    check_agreement, compare, entrants, implementations, seal_nonce, transcript,
 };
 
 fn peers() -> Vec<Peer> {

@@ -141,7 +141,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         self.fill_tail(tail);
     }
 
-    /// 1. of `fill`: the unused words of the buffer into the front of `dest`; returns the
+    /// Step 1 of `fill`: the unused words of the buffer into the front of `dest`; returns the
     /// rest of `dest`.
     #[inline(always)]
     fn fill_buffered<'d>(&mut self, dest: &'d mut [u8]) -> &'d mut [u8] {
@@ -156,7 +156,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         &mut dest[n..]
     }
 
-    /// 3. of `fill`: the last partial block (`tail`, under 64 bytes) through the buffer.
+    /// Step 3 of `fill`: the last partial block (`tail`, under 64 bytes) through the buffer.
     #[inline(always)]
     fn fill_tail(&mut self, tail: &mut [u8]) {
         if !tail.is_empty() {

@@ -20,13 +20,35 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 /// Words in the whole stream: 2^64 blocks of 16.
 const WORDS: u128 = 1 << 68;
 
-/// Pools of 1 (the sequential path), 2, 3 and 5 threads, made once.
-fn pools() -> &'static [ThreadPool] {
+/// Pools of 1 (the sequential path), 2, 3 and 5 threads, made once; `None` is rayon's
+/// global pool, the only one where threads cannot be spawned (wasm32-wasip1: rayon runs it
+/// on the calling thread alone, so the calls take the sequential path).
+fn pools() -> Vec<Option<&'static ThreadPool>> {
     static POOLS: OnceLock<Vec<ThreadPool>> = OnceLock::new();
     let threads: &[usize] = if cfg!(miri) { &[2] } else { &[1, 2, 3, 5] };
-    POOLS.get_or_init(|| {
-        threads.iter().map(|&n| ThreadPoolBuilder::new().num_threads(n).build().expect("a pool")).collect()
-    })
+    let pools = POOLS.get_or_init(|| {
+        let built: Result<Vec<ThreadPool>, _> =
+            threads.iter().map(|&n| ThreadPoolBuilder::new().num_threads(n).build()).collect();
+        match built {
+            Ok(pools) => pools,
+            Err(_) if cfg!(target_family = "wasm") => Vec::new(),
+            Err(e) => panic!("a pool: {e}"),
+        }
+    });
+    if pools.is_empty() { vec![None] } else { pools.iter().map(Some).collect() }
+}
+
+/// Runs `f` in `pool` (`None`: rayon's global pool).
+fn install<T: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// The threads of `pool` (`None`: rayon's global pool).
+fn threads(pool: Option<&ThreadPool>) -> usize {
+    pool.map_or_else(rayon::current_num_threads, ThreadPool::current_num_threads)
 }
 
 /// An earlier draw, leaving the generator with some output buffered (or none).
@@ -81,12 +103,12 @@ fn apply<R: Rounds>(rng: &mut ChaChaRng<R>, draw: Draw) {
 
 /// `len` bytes through `par_fill_bytes_with_min_len` on `pool` and `fill_bytes` on a clone:
 /// the same bytes, position and later outputs.
-fn same_as_sequential<R: Rounds>(rng: &mut ChaChaRng<R>, pool: &ThreadPool, len: usize, what: &str) {
+fn same_as_sequential<R: Rounds>(rng: &mut ChaChaRng<R>, pool: Option<&ThreadPool>, len: usize, what: &str) {
     let mut seq = rng.clone();
     let mut want = vec![0u8; len];
     seq.fill_bytes(&mut want);
     let mut got = Guarded::new(&vec![0xEE; len], len % 3);
-    pool.install(|| rng.par_fill_bytes_with_min_len(got.get_mut(), 0));
+    install(pool, || rng.par_fill_bytes_with_min_len(got.get_mut(), 0));
     got.check(what);
     assert!(got.get() == want.as_slice(), "{what}: bytes");
     assert_eq!(rng.get_word_pos(), seq.get_word_pos(), "{what}: word position");
@@ -105,10 +127,8 @@ fn every_split<R: Rounds>() {
                     let mut rng = ChaChaRng::<R>::with_backend([0x5e; 32], backend);
                     rng.set_stream(0x0102_0304_0506_0708);
                     draws.iter().for_each(|&d| apply(&mut rng, d));
-                    let what = format!(
-                        "{rng:?} {backend:?}, {} threads, after {draws:?}, {len} B",
-                        pool.current_num_threads()
-                    );
+                    let what =
+                        format!("{rng:?} {backend:?}, {} threads, after {draws:?}, {len} B", threads(pool));
                     same_as_sequential(&mut rng, pool, len, &what);
                 }
             }
@@ -145,7 +165,7 @@ fn near_the_end<R: Rounds>() {
                         draw.into_iter().for_each(|d| apply(&mut rng, d));
                         let what = format!(
                             "{rng:?} {backend:?}, {} threads, {left} words before the end, {len} B",
-                            pool.current_num_threads()
+                            threads(pool)
                         );
                         same_as_sequential(&mut rng, pool, len, &what);
                     }
