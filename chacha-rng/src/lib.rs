@@ -88,7 +88,7 @@
 //!
 //! `ChaChaRng::par_fill_bytes` fills one large buffer on every thread of rayon's current
 //! pool: exactly `fill_bytes`'s bytes and word position afterwards. Fills shorter than
-//! `PAR_MIN_LEN` (64 KiB) and one-thread pools take `fill_bytes` itself. The feature needs
+//! `PAR_MIN_LEN` (256 KiB) and one-thread pools take `fill_bytes` itself. The feature needs
 //! `std` (rayon's); without it the crate is `no_std` and has no rayon in its build.
 //!
 //! ## Zeroization (feature `zeroize`)

@@ -145,7 +145,7 @@
 //! `par_fill_bytes`, with `rng`) give exactly the bytes, the position, the buffered
 //! keystream and the end-of-stream errors of the sequential calls, with the whole blocks
 //! of the request cut at block boundaries and spread over rayon's current pool. Requests
-//! shorter than `PAR_MIN_LEN` (64 KiB) and one-thread pools take the sequential call.
+//! shorter than `PAR_MIN_LEN` (256 KiB) and one-thread pools take the sequential call.
 //!
 //! ## Zeroization (feature `zeroize`)
 //!

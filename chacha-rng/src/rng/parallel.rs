@@ -16,14 +16,16 @@ use rayon::prelude::*;
 
 use super::ChaChaRng;
 
-/// Fills shorter than this many bytes run on the calling thread alone: `par_fill_bytes`
+/// Fills shorter than this many bytes run on the calling thread alone, so `par_fill_bytes`
 /// is never slower than `fill_bytes`.
 ///
-/// Measured through the public API on an Intel Xeon (family 6, model 167, 2 vCPUs, other
-/// builds running), as for the ciphers' threshold in the `chacha20` crate: below about
-/// 32 KiB, handing half of the blocks to a second thread cost more than computing them
-/// here; from 64 KiB on, the parallel fill was faster for ChaCha8 and ChaCha20 alike.
-pub const PAR_MIN_LEN: usize = 64 * 1024;
+/// Chosen as the ciphers' threshold in the `chacha20` crate, from timings through the
+/// public API on the same Intel Xeon (family 6 model 207, 2 vCPUs, other builds running):
+/// the parallel fill cost at least 7 µs more than `fill_bytes` at every size up to 64 KiB,
+/// so a split pays only once half of the fill takes longer than that: from about 70 KiB
+/// for ChaCha20Rng (4.7 GB/s here) and 140 KiB for ChaCha8Rng (9.8 GB/s). The workspace
+/// README ("Every core") has the figures.
+pub const PAR_MIN_LEN: usize = 256 * 1024;
 
 /// Pieces per pool thread: more than one, so that a thread slowed by other work on its
 /// core leaves its later pieces to the others (rayon steals them).
