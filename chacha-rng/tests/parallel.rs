@@ -8,7 +8,8 @@
 //! The threshold is lowered to 0 through the `#[doc(hidden)]`
 //! `par_fill_bytes_with_min_len` so that fills of a few blocks are split; pools of 2, 3 and
 //! 5 threads split them differently (and a 1-thread pool takes the sequential path).
-//! `par_fill_bytes` itself runs above [`PAR_MIN_LEN`]. Under miri: fewer cases and pools.
+//! `par_fill_bytes` itself runs above [`PAR_MIN_LEN`]. `scripts/miri.sh` leaves this file out
+//! (its header says why); run under miri by hand, it takes fewer cases and pools.
 
 use std::sync::OnceLock;
 
