@@ -159,9 +159,9 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// assert_eq!(ciphertext, sequential);
     /// ```
     pub fn par_apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) {
-        assert_eq!(
-            input.len(),
-            output.len(),
+        // `apply_keystream_b2b`'s own words.
+        assert!(
+            input.len() == output.len(),
             "Lengths of input and output buffers are not equal to each other!"
         );
         self.try_par_apply_keystream_b2b(input, output).expect("end of keystream reached");
