@@ -154,7 +154,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     if parallel {
         out.say(&format!(
             "Parallel workloads: rayon's global pool of {} threads (made before the pinning below, \
-             so its threads run on every CPU; the calling thread waits while they work)",
+             so its threads run on every CPU; the calling thread, pinned, takes pieces beside them)",
             chacha_bench::par_threads()
         ));
     }

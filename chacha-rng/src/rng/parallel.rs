@@ -11,8 +11,11 @@
 //! sequential code, which is the one place that wraps, rather than a second copy of that
 //! rule here (2^64 blocks: only a generator moved there with `set_word_pos` gets near it).
 
+extern crate std;
+
+use std::sync::{Mutex, PoisonError};
+
 use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
-use rayon::prelude::*;
 
 use super::ChaChaRng;
 
@@ -27,8 +30,8 @@ use super::ChaChaRng;
 /// ChaCha8Rng (9.8 GB/s). The workspace README ("Every core") has the figures.
 pub const PAR_MIN_LEN: usize = 256 * 1024;
 
-/// Pieces per pool thread: more than one, so that a thread slowed by other work on its
-/// core leaves its later pieces to the others (rayon steals them).
+/// Pieces per thread: more than one, so that a thread slowed by other work on its core
+/// leaves its later pieces to the others.
 const PIECES_PER_THREAD: usize = 4;
 
 /// Blocks per piece for `blocks` whole blocks on `threads` threads: at least `min_len`'s
@@ -78,17 +81,52 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
             self.state.fill_cyclic::<R, K>(self.kernel, blocks);
         } else if !blocks.is_empty() {
             let piece = piece_blocks(blocks.len(), threads, min_len);
-            fill_pieces::<R, K>(&self.state, self.kernel, blocks, piece);
+            fill_pieces::<R, K>(&self.state, self.kernel, blocks, piece, threads);
             self.state.advance(blocks.len() as u64).expect("checked against blocks_left");
         }
         self.fill_tail(tail);
     }
 }
 
-/// Fills `out` with the keystream blocks from `start`'s position, pieces of `piece`
-/// blocks on the pool's threads; the caller has checked that the stream has them all.
-fn fill_pieces<R: Rounds, K: Kernel>(start: &State<Legacy>, kernel: K, out: &mut [Block], piece: usize) {
-    out.par_chunks_mut(piece).enumerate().for_each(|(index, out)| {
+/// Runs `work` on every item of `items` on the calling thread and `threads - 1` helpers from
+/// rayon's current pool, each taking the next item until none is left: the caller works
+/// from the start instead of waiting for the pool's threads to wake up (as in the
+/// `chacha20` crate's parallel calls, which say what that was measured to change).
+fn share<I, F>(items: I, threads: usize, work: F)
+where
+    I: Iterator + Send,
+    F: Fn(I::Item) + Sync,
+{
+    let items = Mutex::new(items);
+    let run = || {
+        loop {
+            // The lock is held only to take an item: a panic in `work` cannot poison it, and
+            // a poisoned one (never) would still hand out the rest.
+            let next = items.lock().unwrap_or_else(PoisonError::into_inner).next();
+            match next {
+                Some(item) => work(item),
+                None => break,
+            }
+        }
+    };
+    rayon::in_place_scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|_| run());
+        }
+        run();
+    });
+}
+
+/// Fills `out` with the keystream blocks from `start`'s position, pieces of `piece` blocks
+/// on `threads` threads; the caller has checked that the stream has them all.
+fn fill_pieces<R: Rounds, K: Kernel>(
+    start: &State<Legacy>,
+    kernel: K,
+    out: &mut [Block],
+    piece: usize,
+    threads: usize,
+) {
+    share(out.chunks_mut(piece).enumerate(), threads, |(index, out)| {
         let mut state = start.clone();
         state.advance((index * piece) as u64).expect("checked against blocks_left");
         state.fill::<R, K>(kernel, out).expect("checked against blocks_left");
