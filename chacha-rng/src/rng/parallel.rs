@@ -24,7 +24,7 @@ use super::ChaChaRng;
 ///
 /// Chosen as the ciphers' threshold in the `chacha20` crate, from timings through the
 /// public API on the same Intel Xeon (family 6 model 207, 2 vCPUs, other builds running):
-/// the parallel fill cost 6.3 to 7.0 µs more than `fill_bytes` at every size from 4 KiB to
+/// the parallel fill cost about 6.4 µs more than `fill_bytes` at every size from 4 KiB to
 /// 64 KiB (the smallest of 41 samples), so a split pays only once half of the fill takes
 /// longer than that: from about 60 KiB for ChaCha20Rng (4.7 GB/s here) and 125 KiB for
 /// ChaCha8Rng (9.8 GB/s). The workspace README ("Every core") has the figures.

@@ -33,9 +33,9 @@ use super::ChaCha;
 /// Chosen from timings through the public API (the parallel call with the threshold forced
 /// to 0 against `apply_keystream`, 4 KiB to 16 MiB, 41 samples per size, ns) on an Intel
 /// Xeon, family 6 model 207, 2 vCPUs, while other builds loaded the machine (load average
-/// 13 to 16): handing the blocks to rayon's pool cost 6.3 to 7.0 µs more than the
-/// sequential call at every size from 4 KiB to 64 KiB (the smallest of 41 samples: the
-/// wake-up of the pool's threads and the join), so a split can only pay once half of the
+/// 5 to 16): the parallel call cost about 6.4 µs more than the sequential call at every
+/// size from 4 KiB to 64 KiB (the smallest of 41 samples; 6.2 to 7.0 µs at most sizes:
+/// the wake-up of a pool thread and the join), so a split can only pay once half of the
 /// request takes longer than that: from about 75 KiB for ChaCha20 (5.7 GB/s here) and
 /// 160 KiB for ChaCha8 (12.6 GB/s). At 256 KiB the ideal split is 1.55× (ChaCha20) and
 /// 1.2× (ChaCha8) the sequential call; below it the call is the sequential one. The
