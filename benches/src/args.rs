@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use chacha_bench::{
-    AEAD_SIZES, Backend, FRESH_SIZES, MAC_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload, parse_size,
+    AEAD_SIZES, Backend, FRESH_SIZES, MAC_SIZES, PAR_SIZES, Peer, Point, RNG_SIZES, SIZES, Workload,
+    parse_size,
 };
 
 /// What to measure and where to write it.
@@ -43,11 +44,17 @@ impl Options {
             (None, true, Workload::Aead { .. }) => vec![64, 16 * 1024],
             (None, false, Workload::Poly1305) => MAC_SIZES.to_vec(),
             (None, true, Workload::Poly1305) => vec![64, 16 * 1024],
+            (None, false, Workload::ParCipher(_) | Workload::ParRng(_)) => PAR_SIZES.to_vec(),
+            (None, true, Workload::ParCipher(_) | Workload::ParRng(_)) => vec![64 * 1024, 1024 * 1024],
         };
         let mut points = match workload {
             Workload::Rng(_) => vec![Point::NextU32, Point::NextU64],
             Workload::RngSetup(_) => vec![Point::SeedU32, Point::SeekU32],
-            Workload::Cipher { .. } | Workload::Aead { .. } | Workload::Poly1305 => Vec::new(),
+            Workload::Cipher { .. }
+            | Workload::Aead { .. }
+            | Workload::Poly1305
+            | Workload::ParCipher(_)
+            | Workload::ParRng(_) => Vec::new(),
         };
         points.extend(sizes.into_iter().map(Point::Bytes));
         points
@@ -69,7 +76,11 @@ OPTIONS:
                       set_word_pos + next_u32; --sizes does not apply); chacha20poly1305
                       and xchacha20poly1305 (sealing with a new nonce per message), each
                       also as NAME-open (opening an authentic message in place); poly1305
-                      (a one-shot MAC per message); or `all`
+                      (a one-shot MAC per message); chacha20-par, chacha8-par
+                      (par_apply_keystream on rayon's global pool beside apply_keystream
+                      and OpenSSL), chacha20-rng-par, chacha8-rng-par (par_fill_bytes
+                      beside fill_bytes), all four as `parallel` [sizes: 64K,1M,16M]; or
+                      `all`
                       [default: the five variants, chacha20-new, xchacha20-new, the RNGs and
                       their -setup, the four AEAD workloads, poly1305]
   --backends LIST     backends of ours, as Backend::name() spells them, or `none`; the rows
@@ -149,9 +160,13 @@ fn parse_workloads(value: &str) -> Result<Vec<Workload>, String> {
     }
     let mut out = Vec::new();
     for id in list(value) {
+        if id == "parallel" {
+            out.extend(Workload::parallel().into_iter().filter(|w| !out.contains(w)).collect::<Vec<_>>());
+            continue;
+        }
         let Some(w) = Workload::by_id(id) else {
             return Err(format!(
-                "--variants: unknown variant `{id}`; known: {}, or all",
+                "--variants: unknown variant `{id}`; known: {}, parallel, or all",
                 Workload::all().into_iter().map(Workload::id).collect::<Vec<_>>().join(", ")
             ));
         };
@@ -293,7 +308,13 @@ mod tests {
         );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 21);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 25);
+        let par = parse_args(&["--variants", "parallel,chacha8-par"]).unwrap().unwrap();
+        assert_eq!(par.workloads, Workload::parallel());
+        assert_eq!(
+            par.points_for(par.workloads[2]),
+            PAR_SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>()
+        );
         let setup = parse_args(&["--variants", "chacha8-rng-setup", "--sizes", "1K"]).unwrap().unwrap();
         assert_eq!(setup.points_for(setup.workloads[0]), [Point::SeedU32, Point::SeekU32]);
         let aead =

@@ -446,6 +446,55 @@ fn ours_new(variant: Algorithm) -> Implementation {
     }
 }
 
+/// The threads of rayon's global pool, which the parallel calls use; the first call makes
+/// the pool, with threads that inherit the calling thread's CPU affinity.
+pub fn par_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// The name of ours through the parallel calls (`par_apply_keystream`, `par_fill_bytes`) on
+/// rayon's global pool, with its thread count.
+pub fn ours_par_name() -> String {
+    format!("{OURS} par ({} threads)", par_threads())
+}
+
+/// Ours through `KeyIvInit::new` and `par_apply_keystream` on rayon's global pool.
+fn ours_par(variant: Algorithm) -> Option<Implementation> {
+    use chacha20::{ChaCha8, ChaCha20};
+    let (name, origin) = (ours_par_name(), Origin::OursNew);
+    let make12 = |n: &[u8]| -> [u8; 12] { n.try_into().expect("12-byte nonce") };
+    Some(match variant {
+        Algorithm::ChaCha20 => build(
+            name,
+            origin,
+            variant,
+            move |k: &[u8; 32], n: &[u8]| ChaCha20::new(&(*k).into(), &make12(n).into()),
+            |c: &mut ChaCha20, buf: &mut [u8]| c.par_apply_keystream(buf),
+        ),
+        Algorithm::ChaCha8 => build(
+            name,
+            origin,
+            variant,
+            move |k: &[u8; 32], n: &[u8]| ChaCha8::new(&(*k).into(), &make12(n).into()),
+            |c: &mut ChaCha8, buf: &mut [u8]| c.par_apply_keystream(buf),
+        ),
+        _ => return None,
+    })
+}
+
+/// The parallel workload of `variant`: ours through `par_apply_keystream`, ours through
+/// `apply_keystream` ([`OURS`]), then OpenSSL if it is among `peers` and offers `variant`.
+/// No `backends`, none of ours.
+pub fn par_implementations(variant: Algorithm, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
+    let mut all: Vec<Implementation> = Vec::new();
+    if !backends.is_empty() {
+        all.extend(ours_par(variant));
+        all.push(ours_new(variant));
+    }
+    all.extend(peers.iter().filter(|&&p| p == Peer::OpenSsl).filter_map(|&p| peer(p, variant)));
+    all
+}
+
 /// Ours pinned to `backend`.
 fn ours(variant: Algorithm, backend: Backend) -> Implementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};

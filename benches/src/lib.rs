@@ -32,12 +32,15 @@ pub use aeads::{
     aead_on_ours, aead_open_transcript, aead_transcript, seal_nonce, xseal_nonce,
 };
 pub use chacha_backends::Backend;
-pub use impls::{Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations};
+pub use impls::{
+    Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations, ours_par_name,
+    par_implementations, par_threads,
+};
 pub use macs::{MAC_CHECK_LEN, MacImplementation, mac_implementations, mac_transcript};
-pub use race::{Entrant, Point, Runner, Workload, compare, entrants, transcript};
+pub use race::{Entrant, PAR_CHECK_LEN, Point, Runner, Workload, compare, entrants, transcript};
 pub use rngs::{
     RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
-    rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
+    par_rng_implementations, rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
 };
 
 /// The message sizes of the streaming benches and the report, in bytes.
@@ -50,6 +53,11 @@ pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 /// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
 /// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
 pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
+
+/// The sizes of the parallel workloads (`par_apply_keystream`, `par_fill_bytes`), in bytes:
+/// under the threshold (`PAR_MIN_LEN`, 256 KiB: the sequential call), bulk, and more than
+/// the last-level cache of many machines.
+pub const PAR_SIZES: &[usize] = &[64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
 /// The message sizes of the AEAD workloads, in bytes: a short packet, a KiB, a TLS record's
 /// 16 KiB, bulk.

@@ -147,6 +147,17 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    // The parallel workloads' pool first: its threads inherit the affinity of the thread
+    // that makes them, so made after the pinning below they would all share its one CPU.
+    let parallel =
+        options.workloads.iter().any(|w| matches!(w, Workload::ParCipher(_) | Workload::ParRng(_)));
+    if parallel {
+        out.say(&format!(
+            "Parallel workloads: rayon's global pool of {} threads (made before the pinning below, \
+             so its threads run on every CPU; the calling thread, pinned, takes pieces beside them)",
+            chacha_bench::par_threads()
+        ));
+    }
     // One CPU for every racer from here on: this process and the workers (once they run,
     // so that building a worker's binary above had every CPU).
     let pids: Vec<u32> = workers.iter().map(|w| w.borrow().pid()).collect();
@@ -204,6 +215,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
                 "8 messages of 0 to 4103 bytes sealed, opened in place, and refused with a forged tag"
             }
             Workload::Poly1305 => "the tags of 12 messages of 0 to 4103 bytes, each under its own key",
+            Workload::ParCipher(_) => "streamed in uneven chunks, and new + apply",
+            Workload::ParRng(_) => "a mix of fill_bytes, next_u32 and next_u64",
         };
         match compare(w, &list) {
             Ok(bytes) => out.say(&format!("- {}: {names}: the same {bytes} bytes ({what})", w.id())),

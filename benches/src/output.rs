@@ -58,7 +58,7 @@ fn gb(x: f64) -> String {
 fn constructor(cell: &Cell) -> Option<&'static str> {
     if !cell.ours {
         None
-    } else if cell.name == OURS {
+    } else if cell.name == OURS || cell.name == chacha_bench::ours_par_name() {
         cell.workload.ours_constructor(cell.point)
     } else if Backend::COMPILED.contains(&cell.name.as_str()) {
         Some("with_backend")
@@ -237,7 +237,11 @@ pub fn write_csv(
                 Workload::Rng(v) | Workload::RngSetup(v) => (v.id(), String::new()),
                 Workload::Aead { algorithm, .. } => (algorithm.id(), String::new()),
                 Workload::Poly1305 => ("poly1305", String::new()),
+                Workload::ParCipher(variant) => (variant.id(), false.to_string()),
+                Workload::ParRng(v) => (v.id(), String::new()),
             };
+            let par = matches!(w, Workload::ParCipher(_) | Workload::ParRng(_))
+                && r.cell.name == chacha_bench::ours_par_name();
             let call = match (w, r.cell.point) {
                 (_, Point::SeedU32) => "seed_from_u64+next_u32",
                 (_, Point::SeekU32) => "set_word_pos+next_u32",
@@ -249,6 +253,10 @@ pub fn write_csv(
                 (Workload::Aead { open: false, .. }, _) => "seal_in_place_detached",
                 (Workload::Aead { open: true, .. }, _) => "open_in_place_detached",
                 (Workload::Poly1305, _) => "poly1305_one_shot",
+                (Workload::ParCipher(_), _) if par => "par_apply_keystream",
+                (Workload::ParCipher(_), _) => "apply_keystream",
+                (Workload::ParRng(_), _) if par => "par_fill_bytes",
+                (Workload::ParRng(_), _) => "fill_bytes",
             };
             let _ = writeln!(
                 s,

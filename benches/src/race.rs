@@ -15,10 +15,11 @@ use chacha_backends::Backend;
 use crate::aeads::{
     AeadAlgorithm, AeadImplementation, aead_implementations, aead_open_transcript, aead_transcript,
 };
-use crate::impls::{Algorithm, Implementation, Origin, Peer, Stream, implementations};
+use crate::impls::{Algorithm, Implementation, Origin, Peer, Stream, implementations, par_implementations};
 use crate::macs::{MacImplementation, mac_implementations, mac_transcript};
 use crate::rngs::{
-    RngImplementation, RngStream, RngVariant, rng_implementations, rng_setup_transcript, rng_transcript,
+    RngImplementation, RngStream, RngVariant, par_rng_implementations, rng_implementations,
+    rng_setup_transcript, rng_transcript,
 };
 use crate::{CHECK_LEN, KEY, cpu, nonce};
 
@@ -48,6 +49,11 @@ pub enum Workload {
     },
     /// Poly1305 alone: a one-shot MAC per message (key setup, absorb, tag).
     Poly1305,
+    /// A cipher variant's `par_apply_keystream` on rayon's global pool beside its
+    /// `apply_keystream`, one instance streaming message after message.
+    ParCipher(Algorithm),
+    /// An RNG's `par_fill_bytes` on rayon's global pool beside its `fill_bytes`.
+    ParRng(RngVariant),
 }
 
 impl Workload {
@@ -61,7 +67,19 @@ impl Workload {
             Workload::Aead { algorithm, open: false } => algorithm.id().to_string(),
             Workload::Aead { algorithm, open: true } => format!("{}-open", algorithm.id()),
             Workload::Poly1305 => "poly1305".to_string(),
+            Workload::ParCipher(variant) => format!("{}-par", variant.id()),
+            Workload::ParRng(r) => format!("{}-par", r.id()),
         }
+    }
+
+    /// The parallel workloads (`--variants parallel`): ChaCha20 and ChaCha8, ciphers and RNGs.
+    pub fn parallel() -> Vec<Workload> {
+        vec![
+            Workload::ParCipher(Algorithm::ChaCha20),
+            Workload::ParCipher(Algorithm::ChaCha8),
+            Workload::ParRng(RngVariant::ChaCha20),
+            Workload::ParRng(RngVariant::ChaCha8),
+        ]
     }
 
     /// A heading: `ChaCha20, apply_keystream on one instance`.
@@ -87,6 +105,16 @@ impl Workload {
                 algorithm.title()
             ),
             Workload::Poly1305 => "Poly1305, a one-shot MAC per message (key setup, absorb, tag)".to_string(),
+            Workload::ParCipher(variant) => format!(
+                "{}, par_apply_keystream on rayon's global pool ({} threads) beside apply_keystream, one instance",
+                variant.title(),
+                crate::impls::par_threads()
+            ),
+            Workload::ParRng(r) => format!(
+                "{}, par_fill_bytes on rayon's global pool ({} threads) beside fill_bytes, one generator",
+                r.title(),
+                crate::impls::par_threads()
+            ),
         }
     }
 
@@ -103,6 +131,7 @@ impl Workload {
         all.extend(RngVariant::ALL.map(Workload::Rng));
         all.extend(RngVariant::ALL.map(Workload::RngSetup));
         all.extend(Self::aeads());
+        all.extend(Self::parallel());
         all
     }
 
@@ -137,12 +166,20 @@ impl Workload {
             Workload::Rng(_) | Workload::RngSetup(_) => peer.offers_rng(),
             Workload::Aead { algorithm, .. } => peer.offers_aead(algorithm),
             Workload::Poly1305 => peer.offers_poly1305(),
+            // OpenSSL, the fastest sequential peer, in this process (a worker's rows would be
+            // raced beside the pool's threads).
+            Workload::ParCipher(variant) => peer == Peer::OpenSsl && peer.offers(variant),
+            Workload::ParRng(_) => false,
         }
     }
 
-    /// The name of the row of what users call, which the summary reads: [`crate::OURS`].
+    /// The name of the row of what users call, which the summary reads: [`crate::OURS`],
+    /// or for the parallel workloads [`crate::ours_par_name`].
     pub fn users_row(self) -> String {
-        crate::OURS.to_string()
+        match self {
+            Workload::ParCipher(_) | Workload::ParRng(_) => crate::ours_par_name(),
+            _ => crate::OURS.to_string(),
+        }
     }
 
     /// The constructor behind the [`crate::OURS`] row at `point`: `new`, `from_seed`
@@ -150,8 +187,9 @@ impl Workload {
     /// (the kernel `Backend::detect()` picks).
     pub fn ours_constructor(self, point: Point) -> Option<&'static str> {
         match self {
-            Workload::Cipher { .. } | Workload::Aead { .. } => Some("new"),
+            Workload::Cipher { .. } | Workload::Aead { .. } | Workload::ParCipher(_) => Some("new"),
             Workload::Poly1305 => Some("detect"),
+            Workload::ParRng(_) => Some("from_seed"),
             Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
             Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),
         }
@@ -267,6 +305,11 @@ impl Entrant {
                 let nonce = nonce(variant.nonce_len());
                 if fresh { Kind::Fresh(nonce) } else { Kind::Stream(i.stream(&KEY, &nonce)) }
             }
+            (Entrant::Cipher(i), Workload::ParCipher(variant)) => {
+                assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
+                Kind::Stream(i.stream(&KEY, &nonce(variant.nonce_len())))
+            }
+            (Entrant::Rng(i), Workload::ParRng(_)) => Kind::Rng(i.rng(&KEY), point),
             (Entrant::Rng(_), Workload::RngSetup(_)) if point == Point::SeedU32 => Kind::Seed,
             (Entrant::Rng(i), Workload::Rng(_) | Workload::RngSetup(_)) => Kind::Rng(i.rng(&KEY), point),
             (Entrant::Aead(_), Workload::Aead { open: false, .. }) => {
@@ -302,6 +345,10 @@ pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec
             aead_implementations(algorithm, backends, peers).into_iter().map(Entrant::Aead).collect()
         }
         Workload::Poly1305 => mac_implementations(backends, peers).into_iter().map(Entrant::Mac).collect(),
+        Workload::ParCipher(variant) => {
+            par_implementations(variant, backends, peers).into_iter().map(Entrant::Cipher).collect()
+        }
+        Workload::ParRng(r) => par_rng_implementations(r, backends).into_iter().map(Entrant::Rng).collect(),
     }
 }
 
@@ -380,11 +427,25 @@ impl Runner {
 /// The chunk lengths of a cipher's transcript: partial blocks and multi-block calls meet.
 const CHUNKS: [usize; 7] = [1, 63, 64, 65, 100, 1024, 4103];
 
+/// The bytes a parallel workload's transcript adds: one call large enough for the parallel
+/// path (twice its threshold, ending inside a block), after 100 bytes (a partial block
+/// buffered).
+pub const PAR_CHECK_LEN: usize = 2 * chacha20::PAR_MIN_LEN + 37;
+
+/// [`PAR_CHECK_LEN`] bytes from `call` after 100 bytes from it.
+fn par_tail(mut call: impl FnMut(&mut [u8])) -> Vec<u8> {
+    call(&mut [0u8; 100]);
+    let mut big = vec![0u8; PAR_CHECK_LEN];
+    call(&mut big);
+    big
+}
+
 /// What two entrants of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
 /// of keystream streamed in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes), then a
 /// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`] (streaming)
 /// or [`rng_setup_transcript`] (set up per item); for an AEAD, [`aead_transcript`]
-/// (sealing) or [`aead_open_transcript`] (opening); for Poly1305, [`mac_transcript`].
+/// (sealing) or [`aead_open_transcript`] (opening); for Poly1305, [`mac_transcript`]. The
+/// parallel workloads add [`PAR_CHECK_LEN`] bytes from one large call.
 pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
     match entrant {
         Entrant::Cipher(imp) => {
@@ -402,9 +463,19 @@ pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
                 imp.fresh_once(&KEY, &nonce, &mut buf);
                 out.extend_from_slice(&buf);
             }
+            if let Workload::ParCipher(_) = workload {
+                let mut stream = imp.stream(&KEY, &nonce);
+                out.extend(par_tail(|buf| stream.apply(buf)));
+            }
             out
         }
         Entrant::Rng(imp) if matches!(workload, Workload::RngSetup(_)) => rng_setup_transcript(imp, &KEY),
+        Entrant::Rng(imp) if matches!(workload, Workload::ParRng(_)) => {
+            let mut out = rng_transcript(imp, &KEY);
+            let mut rng = imp.rng(&KEY);
+            out.extend(par_tail(|buf| rng.fill(buf)));
+            out
+        }
         Entrant::Rng(imp) => rng_transcript(imp, &KEY),
         Entrant::Aead(imp) if matches!(workload, Workload::Aead { open: true, .. }) => {
             aead_open_transcript(imp)
@@ -430,8 +501,16 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
             Some(at) => at,
         };
         let place = match workload {
-            Workload::Cipher { .. } if at < CHECK_LEN => format!("streaming, byte {at}"),
-            Workload::Cipher { .. } => {
+            Workload::Cipher { .. } | Workload::ParCipher(_) if at < CHECK_LEN => {
+                format!("streaming, byte {at}")
+            }
+            Workload::ParCipher(_) if at >= 2 * CHECK_LEN => {
+                format!("the {PAR_CHECK_LEN}-byte call after 100 bytes, byte {}", at - 2 * CHECK_LEN)
+            }
+            Workload::ParRng(_) if at >= crate::RNG_CHECK_LEN => {
+                format!("the {PAR_CHECK_LEN}-byte fill after 100 bytes, byte {}", at - crate::RNG_CHECK_LEN)
+            }
+            Workload::Cipher { .. } | Workload::ParCipher(_) => {
                 let mut off = at - CHECK_LEN;
                 let mut which = CHUNKS[0];
                 for len in CHUNKS {
@@ -443,7 +522,9 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
                 }
                 format!("new + apply of {which} B, byte {off}")
             }
-            Workload::Rng(_) => format!("byte {at} of the mixed fill_bytes/next_u32/next_u64 sequence"),
+            Workload::Rng(_) | Workload::ParRng(_) => {
+                format!("byte {at} of the mixed fill_bytes/next_u32/next_u64 sequence")
+            }
             Workload::RngSetup(_) => format!("byte {at} of the seed_from_u64 and set_word_pos draws"),
             Workload::Aead { open: false, .. } => {
                 format!("byte {at} of the sealed messages (ciphertext and tag)")

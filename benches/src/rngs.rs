@@ -298,6 +298,50 @@ fn ours_new(variant: RngVariant) -> RngImplementation {
     }
 }
 
+/// `fill_bytes` as `par_fill_bytes`: ours on rayon's global pool, everything else as the
+/// generator inside.
+struct Par<G>(G);
+
+impl<R: chacha_rng::Rounds> rand_core::TryRng for Par<chacha_rng::ChaChaRng<R>> {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.0.next_u32())
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(self.0.next_u64())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.0.par_fill_bytes(dst);
+        Ok(())
+    }
+}
+
+impl<R: chacha_rng::Rounds> Seek for Par<chacha_rng::ChaChaRng<R>> {
+    fn seek(&mut self, word_pos: u128) {
+        self.0.set_word_pos(word_pos)
+    }
+}
+
+/// The parallel workload of `variant`: ours through `from_seed` and `par_fill_bytes` on
+/// rayon's global pool, then ours through `fill_bytes` ([`OURS`]); no peer has a parallel
+/// fill. No `backends`, none of ours.
+pub fn par_rng_implementations(variant: RngVariant, backends: &[Backend]) -> Vec<RngImplementation> {
+    use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
+    if backends.is_empty() {
+        return Vec::new();
+    }
+    let (name, origin) = (crate::impls::ours_par_name(), Origin::OursNew);
+    let par = match variant {
+        RngVariant::ChaCha20 => boxed(name, origin, variant, |s: &[u8; 32]| Par(ChaCha20Rng::from_seed(*s))),
+        RngVariant::ChaCha12 => boxed(name, origin, variant, |s: &[u8; 32]| Par(ChaCha12Rng::from_seed(*s))),
+        RngVariant::ChaCha8 => boxed(name, origin, variant, |s: &[u8; 32]| Par(ChaCha8Rng::from_seed(*s))),
+    };
+    vec![par, ours_new(variant)]
+}
+
 /// Ours pinned to `backend`.
 fn ours(variant: RngVariant, backend: Backend) -> RngImplementation {
     use chacha_rng::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 
 use chacha_bench::{
     AAD, AEAD_CHECK_LEN, AEAD_OPEN_CHECK_LEN, AeadAlgorithm, Algorithm, Backend, CHECK_LEN, MAC_CHECK_LEN,
-    OPENSSL_AVX2_CAP, OURS, Peer, RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngVariant, Workload,
+    OPENSSL_AVX2_CAP, OURS, PAR_CHECK_LEN, Peer, RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngVariant, Workload,
     aead_implementations, aead_on_ours, check_agreement, compare, entrants, implementations,
     mac_implementations, seal_nonce, transcript, xseal_nonce,
 };
@@ -43,9 +43,15 @@ fn every_workload_agrees_through_transcripts() {
             .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
         // Ours (`new()` and each backend) and a peer (for the AEADs the published crate, for
-        // Poly1305 the published poly1305: they need no system library).
-        let ours = backends.len() + 1;
-        assert_eq!(list[0].0, OURS, "{w:?}");
+        // Poly1305 the published poly1305: they need no system library); for a parallel
+        // workload, the parallel call and the sequential one at least.
+        let ours = match w {
+            Workload::ParCipher(_) | Workload::ParRng(_) => 1,
+            _ => {
+                assert_eq!(list[0].0, OURS, "{w:?}");
+                backends.len() + 1
+            }
+        };
         assert!(list.len() > ours, "{w:?}: no peer");
         let expected = match w {
             Workload::Cipher { .. } => 2 * CHECK_LEN,
@@ -54,6 +60,8 @@ fn every_workload_agrees_through_transcripts() {
             Workload::Aead { open: false, .. } => AEAD_CHECK_LEN,
             Workload::Aead { open: true, .. } => AEAD_OPEN_CHECK_LEN,
             Workload::Poly1305 => MAC_CHECK_LEN,
+            Workload::ParCipher(_) => 2 * CHECK_LEN + PAR_CHECK_LEN,
+            Workload::ParRng(_) => RNG_CHECK_LEN + PAR_CHECK_LEN,
         };
         assert_eq!(compare(w, &list), Ok(expected), "{w:?}");
     }

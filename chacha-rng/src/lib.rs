@@ -84,6 +84,13 @@
 //! Deliberately different: `Debug` prints `ChaChaRng { rounds, kernel, word_pos, .. }`
 //! rather than `ChaCha20Rng { ... }` (the position is not secret; the seed is never shown).
 //!
+//! ## Every core (feature `rayon`)
+//!
+//! `ChaChaRng::par_fill_bytes` fills one large buffer on every thread of rayon's current
+//! pool: exactly `fill_bytes`'s bytes and word position afterwards. Fills shorter than
+//! `PAR_MIN_LEN` (256 KiB) and one-thread pools take `fill_bytes` itself. The feature needs
+//! `std` (rayon's); without it the crate is `no_std` and has no rayon in its build.
+//!
 //! ## Zeroization (feature `zeroize`)
 //!
 //! Dropping a [`ChaChaRng`] wipes, with `zeroize` (a fill behind an optimization barrier the
@@ -114,6 +121,8 @@ pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
 pub use generator::{CORE_BLOCKS, ChaChaCore};
 
 pub use rand_core;
+#[cfg(feature = "rayon")]
+pub use rng::PAR_MIN_LEN;
 pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 
 /// ChaCha with 8 rounds as a random number generator.

@@ -30,6 +30,12 @@ pub type SerializedRngState = [u8; 49];
 /// "seek, draw one" cost one chain, not 16 blocks.
 pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
+#[cfg(feature = "rayon")]
+mod parallel;
+
+#[cfg(feature = "rayon")]
+pub use parallel::PAR_MIN_LEN;
+
 const BLOCK_WORDS: usize = BLOCK_LEN / 4;
 const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;
 /// Positions are counted in words modulo 2^68: 2^64 blocks of 16 words.
@@ -127,20 +133,32 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         u64::from(self.next_word()) << 32 | u64::from(lo)
     }
 
-    fn fill(&mut self, mut dest: &mut [u8]) {
-        // 1. Unused words of the buffer.
-        let buffered = (BUF_WORDS - self.index) * 4;
-        if buffered != 0 {
-            let n = dest.len().min(buffered);
-            let start = self.index * 4;
-            dest[..n].copy_from_slice(&self.buf.as_flattened()[start..start + n]);
-            self.index += n.div_ceil(4);
-            dest = &mut dest[n..];
-        }
+    fn fill(&mut self, dest: &mut [u8]) {
+        let dest = self.fill_buffered(dest);
         // 2. Whole blocks straight into `dest`, with the widest kernel.
         let (blocks, tail) = dest.as_chunks_mut::<BLOCK_LEN>();
         self.state.fill_cyclic::<R, K>(self.kernel, blocks);
-        // 3. The last partial block through the buffer.
+        self.fill_tail(tail);
+    }
+
+    /// Step 1 of `fill`: the unused words of the buffer into the front of `dest`; returns the
+    /// rest of `dest`.
+    #[inline(always)]
+    fn fill_buffered<'d>(&mut self, dest: &'d mut [u8]) -> &'d mut [u8] {
+        let buffered = (BUF_WORDS - self.index) * 4;
+        if buffered == 0 {
+            return dest;
+        }
+        let n = dest.len().min(buffered);
+        let start = self.index * 4;
+        dest[..n].copy_from_slice(&self.buf.as_flattened()[start..start + n]);
+        self.index += n.div_ceil(4);
+        &mut dest[n..]
+    }
+
+    /// Step 3 of `fill`: the last partial block (`tail`, under 64 bytes) through the buffer.
+    #[inline(always)]
+    fn fill_tail(&mut self, tail: &mut [u8]) {
         if !tail.is_empty() {
             self.refill();
             let start = self.index * 4;

@@ -20,6 +20,12 @@ use core::fmt;
 
 use chacha_backends::Backend;
 use chacha_core::{Block, Ietf, Kernel, Legacy, Rounds, State, Variant};
+#[cfg(feature = "rayon")]
+mod parallel;
+
+#[cfg(feature = "rayon")]
+pub use parallel::PAR_MIN_LEN;
+
 use cipher::{
     IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
     StreamCipherSeek,
@@ -247,8 +253,8 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         }
         // The buffer is empty here. The `expect`s cannot fire after `check_remaining`; if
         // one ever did, this stops rather than reuse keystream.
-        let batch = self.kernel.free_blocks().min(BATCH);
-        if self.warm && batch > 1 && buf.len() < batch * 64 {
+        if self.batches(buf.len()) {
+            let batch = self.kernel.free_blocks().min(BATCH);
             let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
@@ -258,6 +264,21 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             self.use_ahead(buf);
             return;
         }
+        self.xor_fused(buf);
+    }
+
+    /// Whether `apply` serves a request of `len` bytes that finds the buffer empty from a
+    /// short-call batch (rather than the kernel's fused XOR).
+    #[inline(always)]
+    fn batches(&self, len: usize) -> bool {
+        let batch = self.kernel.free_blocks().min(BATCH);
+        self.warm && batch > 1 && len < batch * 64
+    }
+
+    /// The kernel's fused XOR of `buf`, found with the buffer empty; a partial last
+    /// block's keystream stays buffered. The caller has checked that enough is left.
+    #[inline(always)]
+    fn xor_fused(&mut self, buf: InOutBuf<'_, '_, u8>) {
         let partial = buf.len() % 64;
         // `first()` takes a partial last block's keystream; for whole blocks only, the
         // kernel leaves it as it is (but the contract wants one).

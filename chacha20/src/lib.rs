@@ -134,7 +134,18 @@
 //! XChaCha and [`hchacha`]; `rng`: the `chacha-rng` generators `ChaCha8Rng`, `ChaCha12Rng`,
 //! `ChaCha20Rng` and `rand_core` (builds without `cipher`); `zeroize`: wipe key state and
 //! buffered keystream on drop (`zeroize::ZeroizeOnDrop`). The same names as the published
-//! crate's.
+//! crate's. One more, not in the published crate: `rayon` (needs `std`), the parallel
+//! calls below.
+//!
+//! ## Every core (feature `rayon`)
+//!
+//! ChaCha's keystream is seekable, so one large buffer can be encrypted on several cores
+//! at once. `par_apply_keystream`, `try_par_apply_keystream`, `par_apply_keystream_b2b` and
+//! `try_par_apply_keystream_b2b` on [`ChaCha`] and [`XChaCha`] (and the RNGs'
+//! `par_fill_bytes`, with `rng`) give exactly the bytes, the position, the buffered
+//! keystream and the end-of-stream errors of the sequential calls, with the whole blocks
+//! of the request cut at block boundaries and spread over rayon's current pool. Requests
+//! shorter than `PAR_MIN_LEN` (256 KiB) and one-thread pools take the sequential call.
 //!
 //! ## Zeroization (feature `zeroize`)
 //!
@@ -194,6 +205,8 @@ pub use chacha_backends::{self as backends, Backend};
 pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
+#[cfg(feature = "rayon")]
+pub use chacha::PAR_MIN_LEN;
 #[cfg(feature = "cipher")]
 pub use chacha::{BATCH, ChaCha, NonceSize};
 #[cfg(feature = "cipher")]

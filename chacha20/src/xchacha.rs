@@ -69,6 +69,110 @@ impl<R: Rounds, K: Kernel> XChaCha<R, K> {
     }
 }
 
+/// The parallel calls of [`ChaCha`] (feature `rayon`); see
+/// [`ChaCha::par_apply_keystream`] for how they split a request.
+#[cfg(feature = "rayon")]
+impl<R: Rounds, K: Kernel> XChaCha<R, K> {
+    /// [`ChaCha::par_apply_keystream`] for XChaCha: the keystream XORed into `buf` on
+    /// every thread of rayon's current pool, the same bytes and position as
+    /// [`StreamCipher::apply_keystream`].
+    ///
+    /// # Panics
+    /// As `apply_keystream`, past the end of the stream, before any byte is written.
+    ///
+    /// ```
+    /// use chacha20::XChaCha20;
+    /// use chacha20::cipher::{KeyIvInit, StreamCipher};
+    ///
+    /// let mut data = vec![0x42u8; 1 << 20];
+    /// XChaCha20::new(&[7; 32].into(), &[9; 24].into()).par_apply_keystream(&mut data);
+    /// let mut sequential = vec![0x42u8; 1 << 20];
+    /// XChaCha20::new(&[7; 32].into(), &[9; 24].into()).apply_keystream(&mut sequential);
+    /// assert_eq!(data, sequential);
+    /// ```
+    pub fn par_apply_keystream(&mut self, buf: &mut [u8]) {
+        self.0.par_apply_keystream(buf);
+    }
+
+    /// [`ChaCha::try_par_apply_keystream`] for XChaCha.
+    ///
+    /// # Errors
+    /// [`StreamCipherError`] past the end of the stream; nothing written or moved.
+    ///
+    /// ```
+    /// use chacha20::XChaCha8;
+    /// use chacha20::cipher::KeyIvInit;
+    ///
+    /// let mut data = vec![0u8; 100_000];
+    /// assert!(XChaCha8::new(&[7; 32].into(), &[9; 24].into()).try_par_apply_keystream(&mut data).is_ok());
+    /// ```
+    pub fn try_par_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.0.try_par_apply_keystream(buf)
+    }
+
+    /// [`ChaCha::par_apply_keystream_b2b`] for XChaCha.
+    ///
+    /// # Panics
+    /// As `apply_keystream_b2b`: if the lengths differ, or past the end of the stream.
+    ///
+    /// ```
+    /// use chacha20::XChaCha20;
+    /// use chacha20::cipher::{KeyIvInit, StreamCipher};
+    ///
+    /// let plaintext = vec![0x42u8; 1 << 20];
+    /// let mut ciphertext = vec![0u8; 1 << 20];
+    /// XChaCha20::new(&[7; 32].into(), &[9; 24].into()).par_apply_keystream_b2b(&plaintext, &mut ciphertext);
+    /// let mut sequential = plaintext.clone();
+    /// XChaCha20::new(&[7; 32].into(), &[9; 24].into()).apply_keystream(&mut sequential);
+    /// assert_eq!(ciphertext, sequential);
+    /// ```
+    pub fn par_apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) {
+        self.0.par_apply_keystream_b2b(input, output);
+    }
+
+    /// [`ChaCha::try_par_apply_keystream_b2b`] for XChaCha.
+    ///
+    /// # Errors
+    /// [`StreamCipherError`] if the lengths differ or past the end of the stream; nothing
+    /// written or moved.
+    ///
+    /// ```
+    /// use chacha20::XChaCha20;
+    /// use chacha20::cipher::KeyIvInit;
+    ///
+    /// let mut cipher = XChaCha20::new(&[7; 32].into(), &[9; 24].into());
+    /// assert!(cipher.try_par_apply_keystream_b2b(&[1; 100], &mut [0; 99]).is_err());
+    /// ```
+    pub fn try_par_apply_keystream_b2b(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), StreamCipherError> {
+        self.0.try_par_apply_keystream_b2b(input, output)
+    }
+
+    /// `ChaCha::try_par_apply_keystream_with_min_len` for XChaCha, for tests.
+    #[doc(hidden)]
+    pub fn try_par_apply_keystream_with_min_len(
+        &mut self,
+        buf: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
+        self.0.try_par_apply_keystream_with_min_len(buf, min_len)
+    }
+
+    /// `ChaCha::try_par_apply_keystream_b2b_with_min_len` for XChaCha, for tests.
+    #[doc(hidden)]
+    pub fn try_par_apply_keystream_b2b_with_min_len(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
+        self.0.try_par_apply_keystream_b2b_with_min_len(input, output, min_len)
+    }
+}
+
 /// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): a 32-byte subkey from a key
 /// and a 16-byte input, on the fastest backend.
 pub fn hchacha<R: Rounds>(key: &Key, input: &Array<u8, U16>) -> Array<u8, U32> {

@@ -1,0 +1,308 @@
+//! `par_apply_keystream` and friends (feature `rayon`): one large request's keystream on
+//! every thread of rayon's current pool.
+//!
+//! ChaCha's keystream is seekable, so whole blocks can be computed anywhere in any order.
+//! A request is served in three steps, so the cipher ends exactly where the sequential call
+//! leaves it (the same position, the same partial block buffered, the same errors):
+//!
+//! 1. the keystream already buffered (the rest of a partial block, or of a short-call
+//!    batch) with the sequential code;
+//! 2. the whole blocks after it, cut into pieces at block boundaries that the calling
+//!    thread and helpers from the pool take in turn, each piece XORed by a clone of the
+//!    [`State`] advanced to its first block: `State::advance` and
+//!    `State::xor` are the only end-of-stream rules here, as in the sequential path, and
+//!    the whole request was checked against them first;
+//! 3. the partial last block with the sequential code's fused XOR, whose keystream stays
+//!    buffered for the next call.
+//!
+//! A request the sequential code would serve from a short-call batch, one shorter than
+//! the threshold, and every request on a one-thread pool, take the sequential code whole.
+
+extern crate std;
+
+use std::sync::{Mutex, PoisonError};
+
+use chacha_core::{Kernel, Rounds, State, Variant};
+use cipher::{StreamCipher, StreamCipherError, inout::InOutBuf};
+
+use super::ChaCha;
+
+/// Requests shorter than this many bytes run on the calling thread alone, so the `par_*`
+/// calls are never slower than the sequential ones.
+///
+/// Chosen from timings through the public API (the parallel call with the threshold forced
+/// to 0 against `apply_keystream`, 4 KiB to 16 MiB, 41 samples per size, ns) on an Intel
+/// Xeon, family 6 model 207, 2 vCPUs, while other builds loaded the machine (load average
+/// 5 to 16): the parallel call cost about 6.4 µs more than the sequential call at every
+/// size from 4 KiB to 64 KiB (the smallest of 41 samples; 6.2 to 7.0 µs at most sizes:
+/// the wake-up of a pool thread and the join), so a split can only pay once half of the
+/// request takes longer than that: from about 75 KiB for ChaCha20 (5.7 GB/s here) and
+/// 160 KiB for ChaCha8 (12.6 GB/s). At 256 KiB the ideal split is 1.55× (ChaCha20) and
+/// 1.2× (ChaCha8) the sequential call; below it the call is the sequential one. The
+/// workspace README ("Every core") has the figures, and what a loaded machine does to them
+/// (the second thread may get no core at all).
+pub const PAR_MIN_LEN: usize = 256 * 1024;
+
+/// Pieces per thread: more than one, so that a thread slowed by other work on its core
+/// leaves its later pieces to the others.
+const PIECES_PER_THREAD: usize = 4;
+
+/// Blocks per piece for `blocks` whole blocks on `threads` threads: at least `min_len`'s
+/// share of one thread, so a request just over the threshold makes one piece per thread.
+fn piece_blocks(blocks: usize, threads: usize, min_len: usize) -> usize {
+    blocks.div_ceil(threads * PIECES_PER_THREAD).max(min_len / (64 * threads)).max(1)
+}
+
+/// In place (`None`) or buffer to buffer (`Some(input)`, as long as `out`), as one
+/// [`InOutBuf`].
+fn in_out<'a>(input: Option<&'a [u8]>, out: &'a mut [u8]) -> InOutBuf<'a, 'a, u8> {
+    match input {
+        Some(input) => InOutBuf::new(input, out).expect("the caller checked equal lengths"),
+        None => out.into(),
+    }
+}
+
+/// Runs `work` on every item of `items` on the calling thread and `threads - 1` helpers from
+/// rayon's current pool, each taking the next item until none is left.
+///
+/// The caller works from the start: a parallel iterator hands the whole job to the pool and
+/// waits until a pool thread wakes up to take it (and a second one to take half). With the
+/// pool's 2 threads on a 2-vCPU machine under load, `par_chunks_mut` never beat the
+/// sequential call at 16 MiB, while two plain threads (the caller and one more) reached
+/// 1.45–1.67× in the same minutes (Intel Xeon family 6 model 207).
+fn share<I, F>(items: I, threads: usize, work: F)
+where
+    I: Iterator + Send,
+    F: Fn(I::Item) + Sync,
+{
+    let items = Mutex::new(items);
+    let run = || {
+        loop {
+            // The lock is held only to take an item: a panic in `work` cannot poison it, and
+            // a poisoned one (never) would still hand out the rest.
+            let next = items.lock().unwrap_or_else(PoisonError::into_inner).next();
+            match next {
+                Some(item) => work(item),
+                None => break,
+            }
+        }
+    };
+    rayon::in_place_scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|_| run());
+        }
+        run();
+    });
+}
+
+/// XORs the keystream of the whole blocks of `out` (and `input`) from `start`'s position,
+/// pieces of `piece` blocks on `threads` threads.
+fn xor_pieces<R: Rounds, V: Variant, K: Kernel>(
+    start: &State<V>,
+    kernel: K,
+    input: Option<&[u8]>,
+    out: &mut [u8],
+    piece: usize,
+    threads: usize,
+) {
+    let xor_piece = |index: usize, buf: InOutBuf<'_, '_, u8>| {
+        let mut state = start.clone();
+        // Cannot fail after the caller's check of the whole request; if one ever did, this
+        // stops rather than reuse keystream.
+        state.advance((index * piece) as u64).expect("end of keystream reached");
+        // Whole blocks only: the kernel leaves the partial-block keystream alone.
+        let mut tail = [0u8; 64];
+        state.xor::<R, K>(kernel, buf, &mut tail).expect("end of keystream reached");
+        #[cfg(feature = "zeroize")]
+        zeroize::Zeroize::zeroize(&mut state);
+    };
+    let bytes = piece * 64;
+    match input {
+        None => share(out.chunks_mut(bytes).enumerate(), threads, |(i, out)| xor_piece(i, out.into())),
+        Some(input) => {
+            share(out.chunks_mut(bytes).zip(input.chunks(bytes)).enumerate(), threads, |(i, (out, input))| {
+                xor_piece(i, in_out(Some(input), out))
+            })
+        }
+    }
+}
+
+impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
+    /// XORs the keystream into `buf` like [`StreamCipher::apply_keystream`], with the
+    /// whole blocks on every thread of rayon's current pool (the global pool unless called
+    /// inside [`ThreadPool::install`](rayon::ThreadPool::install)). The same bytes, the
+    /// same position afterwards; requests shorter than [`PAR_MIN_LEN`](crate::PAR_MIN_LEN)
+    /// and one-thread pools take the sequential call.
+    ///
+    /// # Panics
+    /// As `apply_keystream`: "end of keystream reached" if `buf` needs more keystream than
+    /// is left, before any byte is written.
+    ///
+    /// ```
+    /// use chacha20::ChaCha20;
+    /// use chacha20::cipher::{KeyIvInit, StreamCipher};
+    ///
+    /// let mut data = vec![0x42u8; 1 << 20];
+    /// let mut cipher = ChaCha20::new(&[7; 32].into(), &[9; 12].into());
+    /// cipher.par_apply_keystream(&mut data);
+    ///
+    /// let mut sequential = vec![0x42u8; 1 << 20];
+    /// ChaCha20::new(&[7; 32].into(), &[9; 12].into()).apply_keystream(&mut sequential);
+    /// assert_eq!(data, sequential);
+    /// ```
+    pub fn par_apply_keystream(&mut self, buf: &mut [u8]) {
+        self.try_par_apply_keystream(buf).expect("end of keystream reached");
+    }
+
+    /// [`par_apply_keystream`](Self::par_apply_keystream) as
+    /// [`StreamCipher::try_apply_keystream`]: past the end of the stream, an error and
+    /// nothing written or moved.
+    ///
+    /// # Errors
+    /// [`StreamCipherError`] if `buf` needs more keystream than is left.
+    ///
+    /// ```
+    /// use chacha20::ChaCha20;
+    /// use chacha20::cipher::{KeyIvInit, StreamCipherSeek};
+    ///
+    /// let mut cipher = ChaCha20::new(&[7; 32].into(), &[9; 12].into());
+    /// cipher.seek((1u64 << 38) - 100_000); // 100,000 bytes before the end
+    /// let mut data = vec![0u8; 200_000];
+    /// assert!(cipher.try_par_apply_keystream(&mut data).is_err());
+    /// assert!(cipher.try_par_apply_keystream(&mut data[..100_000]).is_ok());
+    /// ```
+    pub fn try_par_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.par_xor(None, buf, PAR_MIN_LEN)
+    }
+
+    /// XORs the keystream into `input`, written to `output`, like
+    /// [`StreamCipher::apply_keystream_b2b`], with the whole blocks on every thread of
+    /// rayon's current pool (see [`par_apply_keystream`](Self::par_apply_keystream)).
+    ///
+    /// # Panics
+    /// As `apply_keystream_b2b`: if the lengths differ, or past the end of the stream,
+    /// before any byte is written.
+    ///
+    /// ```
+    /// use chacha20::ChaCha8;
+    /// use chacha20::cipher::{KeyIvInit, StreamCipher};
+    ///
+    /// let plaintext = vec![0x42u8; 1 << 20];
+    /// let mut ciphertext = vec![0u8; 1 << 20];
+    /// let mut cipher = ChaCha8::new(&[7; 32].into(), &[9; 12].into());
+    /// cipher.par_apply_keystream_b2b(&plaintext, &mut ciphertext);
+    ///
+    /// let mut sequential = plaintext.clone();
+    /// ChaCha8::new(&[7; 32].into(), &[9; 12].into()).apply_keystream(&mut sequential);
+    /// assert_eq!(ciphertext, sequential);
+    /// ```
+    pub fn par_apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) {
+        // `apply_keystream_b2b`'s own words.
+        assert!(
+            input.len() == output.len(),
+            "Lengths of input and output buffers are not equal to each other!"
+        );
+        self.try_par_apply_keystream_b2b(input, output).expect("end of keystream reached");
+    }
+
+    /// [`par_apply_keystream_b2b`](Self::par_apply_keystream_b2b) as
+    /// [`StreamCipher::try_apply_keystream_b2b`].
+    ///
+    /// # Errors
+    /// [`StreamCipherError`] if the lengths differ or `input` needs more keystream than is
+    /// left; nothing is written and the position does not move.
+    ///
+    /// ```
+    /// use chacha20::ChaCha20;
+    /// use chacha20::cipher::KeyIvInit;
+    ///
+    /// let mut cipher = ChaCha20::new(&[7; 32].into(), &[9; 12].into());
+    /// let input = vec![1u8; 100_000];
+    /// assert!(cipher.try_par_apply_keystream_b2b(&input, &mut vec![0; 99_999]).is_err());
+    /// assert!(cipher.try_par_apply_keystream_b2b(&input, &mut vec![0; 100_000]).is_ok());
+    /// ```
+    pub fn try_par_apply_keystream_b2b(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), StreamCipherError> {
+        if input.len() != output.len() {
+            return Err(StreamCipherError);
+        }
+        self.par_xor(Some(input), output, PAR_MIN_LEN)
+    }
+
+    /// [`try_par_apply_keystream`](Self::try_par_apply_keystream) with the threshold
+    /// `min_len` instead of [`PAR_MIN_LEN`](crate::PAR_MIN_LEN): for tests, which split
+    /// requests of a few blocks.
+    #[doc(hidden)]
+    pub fn try_par_apply_keystream_with_min_len(
+        &mut self,
+        buf: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
+        self.par_xor(None, buf, min_len)
+    }
+
+    /// [`try_par_apply_keystream_b2b`](Self::try_par_apply_keystream_b2b) with the
+    /// threshold `min_len` (see `try_par_apply_keystream_with_min_len`).
+    #[doc(hidden)]
+    pub fn try_par_apply_keystream_b2b_with_min_len(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
+        if input.len() != output.len() {
+            return Err(StreamCipherError);
+        }
+        self.par_xor(Some(input), output, min_len)
+    }
+
+    /// The three steps of the module docs; `input`, if any, is as long as `out`.
+    fn par_xor(
+        &mut self,
+        input: Option<&[u8]>,
+        out: &mut [u8],
+        min_len: usize,
+    ) -> Result<(), StreamCipherError> {
+        self.check_remaining(out.len())?;
+        let threads = rayon::current_num_threads();
+        if out.len() < min_len || threads < 2 {
+            self.apply(in_out(input, out));
+            return Ok(());
+        }
+        // 1. The buffered keystream.
+        let head = out.len().min(self.buffered());
+        let (out_head, out) = out.split_at_mut(head);
+        let (input_head, input) = match input.map(|input| input.split_at(head)) {
+            Some((head, rest)) => (Some(head), Some(rest)),
+            None => (None, None),
+        };
+        self.apply(in_out(input_head, out_head));
+        if out.is_empty() || self.batches(out.len()) {
+            self.apply(in_out(input, out));
+            return Ok(());
+        }
+        // 2. The whole blocks, from clones of the state; then the state moves past them.
+        let blocks = out.len() / 64;
+        let (out_mid, out_tail) = out.split_at_mut(blocks * 64);
+        let (input_mid, input_tail) = match input.map(|input| input.split_at(blocks * 64)) {
+            Some((mid, tail)) => (Some(mid), Some(tail)),
+            None => (None, None),
+        };
+        if blocks != 0 {
+            let piece = piece_blocks(blocks, threads, min_len);
+            xor_pieces::<R, V, K>(&self.state, self.kernel, input_mid, out_mid, piece, threads);
+            self.state.advance(blocks as u64).expect("end of keystream reached");
+        }
+        // 3. The partial last block, its keystream buffered as the sequential call leaves it.
+        if out_tail.is_empty() {
+            (self.used, self.end) = (0, 0);
+            self.warm = true;
+        } else {
+            self.xor_fused(in_out(input_tail, out_tail));
+        }
+        Ok(())
+    }
+}
