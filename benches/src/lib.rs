@@ -55,8 +55,8 @@ pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
 
 /// The sizes of the parallel workloads (`par_apply_keystream`, `par_fill_bytes`), in bytes:
-/// under the threshold (`PAR_MIN_LEN`, 256 KiB: the sequential call), bulk, and more than
-/// the last-level cache of many machines.
+/// under the threshold (`par_min_len`, 2 MiB for ChaCha20, 5 MiB for ChaCha8: the
+/// sequential call) at 64 KiB and 1 MiB, and over it at 16 MiB.
 pub const PAR_SIZES: &[usize] = &[64 * 1024, 1024 * 1024, 16 * 1024 * 1024];
 
 /// The message sizes of the AEAD workloads, in bytes: a short packet, a KiB, a TLS record's

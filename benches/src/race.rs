@@ -428,9 +428,9 @@ impl Runner {
 const CHUNKS: [usize; 7] = [1, 63, 64, 65, 100, 1024, 4103];
 
 /// The bytes a parallel workload's transcript adds: one call large enough for the parallel
-/// path (twice its threshold, ending inside a block), after 100 bytes (a partial block
-/// buffered).
-pub const PAR_CHECK_LEN: usize = 2 * chacha20::PAR_MIN_LEN + 37;
+/// path (twice the highest threshold, ChaCha8's, ending inside a block), after 100 bytes (a
+/// partial block buffered).
+pub const PAR_CHECK_LEN: usize = 2 * chacha20::par_min_len::<chacha20::R8>() + 37;
 
 /// [`PAR_CHECK_LEN`] bytes from `call` after 100 bytes from it.
 fn par_tail(mut call: impl FnMut(&mut [u8])) -> Vec<u8> {

@@ -88,7 +88,8 @@
 //!
 //! `ChaChaRng::par_fill_bytes` fills one large buffer on every thread of rayon's current
 //! pool: exactly `fill_bytes`'s bytes and word position afterwards. Fills shorter than
-//! `PAR_MIN_LEN` (256 KiB) and one-thread pools take `fill_bytes` itself. The feature needs
+//! `par_min_len::<R>()` (2 MiB for ChaCha20Rng, the same time's worth for fewer rounds) and
+//! one-thread pools take `fill_bytes` itself. The feature needs
 //! `std` (rayon's); without it the crate is `no_std` and has no rayon in its build.
 //!
 //! ## Zeroization (feature `zeroize`)
@@ -121,9 +122,9 @@ pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
 pub use generator::{CORE_BLOCKS, ChaChaCore};
 
 pub use rand_core;
-#[cfg(feature = "rayon")]
-pub use rng::PAR_MIN_LEN;
 pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
+#[cfg(feature = "rayon")]
+pub use rng::{PAR_MIN_LEN, par_min_len};
 
 /// ChaCha with 8 rounds as a random number generator.
 pub type ChaCha8Rng = ChaChaRng<R8>;

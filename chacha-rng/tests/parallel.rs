@@ -8,13 +8,13 @@
 //! The threshold is lowered to 0 through the `#[doc(hidden)]`
 //! `par_fill_bytes_with_min_len` so that fills of a few blocks are split; pools of 2, 3 and
 //! 5 threads split them differently (and a 1-thread pool takes the sequential path).
-//! `par_fill_bytes` itself runs above [`PAR_MIN_LEN`]. `scripts/miri.sh` leaves this file out
+//! `par_fill_bytes` itself runs above its threshold, [`par_min_len`]. `scripts/miri.sh` leaves this file out
 //! (its header says why); run under miri by hand, it takes fewer cases and pools.
 
 use std::sync::OnceLock;
 
 use chacha_rng::rand_core::{Rng, SeedableRng};
-use chacha_rng::{Backend, ChaChaRng, PAR_MIN_LEN, R8, R12, R20, Rounds};
+use chacha_rng::{Backend, ChaChaRng, PAR_MIN_LEN, R8, R12, R20, Rounds, par_min_len};
 use chacha_testdata::Guarded;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -182,14 +182,14 @@ fn fills_around_the_end_of_the_cyclic_stream_match_fill_bytes() {
     near_the_end::<R12>();
 }
 
-/// `par_fill_bytes` with its threshold, on the global pool: from just under it to many
-/// times it, after a partial draw.
+/// `par_fill_bytes` with its threshold, on the global pool: from just under it to twice it
+/// (many pieces), after a partial draw.
 #[test]
 fn par_fill_bytes_above_the_threshold_matches_fill_bytes() {
     let lens: Vec<usize> = if cfg!(miri) {
         vec![PAR_MIN_LEN + 70]
     } else {
-        vec![PAR_MIN_LEN - 1, PAR_MIN_LEN, PAR_MIN_LEN + 70, 3 * PAR_MIN_LEN + 37, 16 * PAR_MIN_LEN]
+        vec![PAR_MIN_LEN - 1, PAR_MIN_LEN, PAR_MIN_LEN + 70, 2 * PAR_MIN_LEN + 37]
     };
     for backend in Backend::available() {
         for &len in &lens {
@@ -207,8 +207,17 @@ fn par_fill_bytes_above_the_threshold_matches_fill_bytes() {
     // `from_seed`, the type users name.
     let mut rng = chacha_rng::ChaCha8Rng::from_seed([2; 32]);
     let mut seq = rng.clone();
-    let (mut got, mut want) = (vec![0u8; 2 * PAR_MIN_LEN + 3], vec![0u8; 2 * PAR_MIN_LEN + 3]);
+    let len = par_min_len::<R8>() + 3;
+    let (mut got, mut want) = (vec![0u8; len], vec![0u8; len]);
     rng.par_fill_bytes(&mut got);
     seq.fill_bytes(&mut want);
     assert!(got == want && rng == seq);
+}
+
+/// The thresholds stand for the same work: ChaCha8Rng's is 10/4 of ChaCha20Rng's.
+#[test]
+fn thresholds_scale_with_rounds() {
+    assert_eq!(par_min_len::<R20>(), PAR_MIN_LEN);
+    assert_eq!(par_min_len::<R12>(), PAR_MIN_LEN * 10 / 6);
+    assert_eq!(par_min_len::<R8>(), PAR_MIN_LEN * 10 / 4);
 }

@@ -145,7 +145,8 @@
 //! `par_fill_bytes`, with `rng`) give exactly the bytes, the position, the buffered
 //! keystream and the end-of-stream errors of the sequential calls, with the whole blocks
 //! of the request cut at block boundaries and spread over rayon's current pool. Requests
-//! shorter than `PAR_MIN_LEN` (256 KiB) and one-thread pools take the sequential call.
+//! shorter than `par_min_len::<R>()` (2 MiB for ChaCha20, the same time's worth for fewer
+//! rounds) and one-thread pools take the sequential call.
 //!
 //! ## Zeroization (feature `zeroize`)
 //!
@@ -205,10 +206,10 @@ pub use chacha_backends::{self as backends, Backend};
 pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
-#[cfg(feature = "rayon")]
-pub use chacha::PAR_MIN_LEN;
 #[cfg(feature = "cipher")]
 pub use chacha::{BATCH, ChaCha, NonceSize};
+#[cfg(feature = "rayon")]
+pub use chacha::{PAR_MIN_LEN, par_min_len};
 #[cfg(feature = "cipher")]
 pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(feature = "xchacha")]

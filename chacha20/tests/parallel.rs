@@ -9,7 +9,7 @@
 //! The threshold is lowered to 0 through the `#[doc(hidden)]` `_with_min_len` forms so
 //! that requests of a few blocks are split; pools of 2, 3 and 5 threads split them
 //! differently (and a 1-thread pool takes the sequential path). The public forms run
-//! above [`PAR_MIN_LEN`]. `scripts/miri.sh` leaves this file out (its header says why); run
+//! above their threshold, [`par_min_len`]. `scripts/miri.sh` leaves this file out (its header says why); run
 //! under miri by hand, it takes fewer heads, lengths and pools.
 
 use std::sync::OnceLock;
@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 use chacha_testdata::{Guarded, filler};
 use chacha20::cipher::{StreamCipher, StreamCipherError, StreamCipherSeek};
 use chacha20::{
-    Backend, ChaCha8, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, PAR_MIN_LEN, XChaCha8, XChaCha20,
+    Backend, ChaCha8, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, PAR_MIN_LEN, R8, R12, R20, XChaCha8,
+    XChaCha20, par_min_len,
 };
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -25,6 +26,8 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 trait Par: StreamCipher + StreamCipherSeek + Clone + Send + std::fmt::Debug {
     /// Bytes in the whole stream.
     const STREAM_BYTES: u128;
+    /// The public calls' threshold for the type's round count.
+    const MIN_LEN: usize;
     fn make(backend: Backend) -> Self;
     fn remaining_bytes(&self) -> u128;
     fn par(&mut self, buf: &mut [u8], min_len: usize) -> Result<(), StreamCipherError>;
@@ -36,9 +39,10 @@ trait Par: StreamCipher + StreamCipherSeek + Clone + Send + std::fmt::Debug {
 }
 
 macro_rules! par {
-    ($ty:ty, $nonce:expr, $blocks:expr) => {
+    ($ty:ty, $rounds:ty, $nonce:expr, $blocks:expr) => {
         impl Par for $ty {
             const STREAM_BYTES: u128 = $blocks * 64;
+            const MIN_LEN: usize = par_min_len::<$rounds>();
             fn make(backend: Backend) -> Self {
                 <$ty>::with_backend(&[0x3c; 32], &$nonce, backend)
             }
@@ -72,12 +76,12 @@ macro_rules! par {
     };
 }
 
-par!(ChaCha20, [0xa1; 12], 1u128 << 32);
-par!(ChaCha8, [0xa2; 12], 1u128 << 32);
-par!(ChaCha20Legacy, [0xa3; 8], 1u128 << 64);
-par!(ChaCha12Legacy, [0xa4; 8], 1u128 << 64);
-par!(XChaCha20, [0xa5; 24], 1u128 << 64);
-par!(XChaCha8, [0xa6; 24], 1u128 << 64);
+par!(ChaCha20, R20, [0xa1; 12], 1u128 << 32);
+par!(ChaCha8, R8, [0xa2; 12], 1u128 << 32);
+par!(ChaCha20Legacy, R20, [0xa3; 8], 1u128 << 64);
+par!(ChaCha12Legacy, R12, [0xa4; 8], 1u128 << 64);
+par!(XChaCha20, R20, [0xa5; 24], 1u128 << 64);
+par!(XChaCha8, R8, [0xa6; 24], 1u128 << 64);
 
 /// Pools of 1 (the sequential path), 2, 3 and 5 threads, made once; `None` is rayon's
 /// global pool, the only one where threads cannot be spawned (wasm32-wasip1: rayon runs it
@@ -279,15 +283,15 @@ fn buffer_to_buffer_with_unequal_lengths_is_refused_and_touches_nothing() {
     check::<XChaCha20>();
 }
 
-/// The public forms, with their threshold: requests from just under it to several times
-/// it, after each kind of prefix, on the global pool.
+/// The public forms, with their threshold: requests from just under it to twice it (many
+/// pieces), after each kind of prefix, on the global pool.
 #[test]
 fn public_calls_above_the_threshold_match_the_sequential_call() {
     fn check<C: Par>() {
         let lens: Vec<usize> = if cfg!(miri) {
-            vec![PAR_MIN_LEN + 65]
+            vec![C::MIN_LEN + 65]
         } else {
-            vec![PAR_MIN_LEN - 1, PAR_MIN_LEN, PAR_MIN_LEN + 65, 3 * PAR_MIN_LEN + 37, 16 * PAR_MIN_LEN]
+            vec![C::MIN_LEN - 1, C::MIN_LEN, C::MIN_LEN + 65, 2 * C::MIN_LEN + 37]
         };
         let prefixes: &[&[usize]] = if cfg!(miri) { &[&[7]] } else { &[&[], &[7], &[64, 16]] };
         for backend in Backend::available() {
@@ -354,4 +358,12 @@ fn par_apply_keystream_b2b_panics_at_the_end_as_apply_keystream_b2b() {
 #[should_panic(expected = "Lengths of input and output buffers are not equal to each other!")]
 fn par_apply_keystream_b2b_panics_on_unequal_lengths_as_apply_keystream_b2b() {
     ChaCha8::make(Backend::detect()).par_b2b_public(&[0u8; 2], &mut [0u8; 3]);
+}
+
+/// The thresholds stand for the same work: ChaCha8's is 10/4 of ChaCha20's.
+#[test]
+fn thresholds_scale_with_rounds() {
+    assert_eq!(par_min_len::<R20>(), PAR_MIN_LEN);
+    assert_eq!(par_min_len::<R12>(), PAR_MIN_LEN * 10 / 6);
+    assert_eq!(par_min_len::<R8>(), PAR_MIN_LEN * 10 / 4);
 }

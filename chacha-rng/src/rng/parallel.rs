@@ -15,37 +15,60 @@ extern crate std;
 
 use std::sync::{Mutex, PoisonError};
 
-use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, Rounds, State};
+use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, R20, Rounds, State};
 
 use super::ChaChaRng;
 
-/// Fills shorter than this many bytes run on the calling thread alone, so `par_fill_bytes`
-/// is never slower than `fill_bytes`.
+/// ChaCha20Rng fills shorter than this many bytes run on the calling thread alone; for
+/// fewer rounds the threshold grows in proportion, so that it stands for the same time.
+/// See [`par_min_len`](crate::par_min_len).
 ///
-/// Chosen as the ciphers' threshold in the `chacha20` crate, from timings through the
-/// public API on the same Intel Xeon (family 6 model 207, 2 vCPUs, other builds running):
-/// the parallel fill cost about 6.4 µs more than `fill_bytes` at every size from 4 KiB to
-/// 64 KiB (the smallest of 41 samples), so a split pays only once half of the fill takes
-/// longer than that: from about 60 KiB for ChaCha20Rng (4.7 GB/s here) and 125 KiB for
-/// ChaCha8Rng (9.8 GB/s). The workspace README ("Every core") has the figures.
-pub const PAR_MIN_LEN: usize = 256 * 1024;
+/// The same value, for the same reason, as the `chacha20` crate's: on the 2-vCPU virtual
+/// machines measured, a pool thread whose vCPU had gone idle started 0.06 to 1.6 ms after
+/// it was woken, so a split pays only for fills that take longer than that on one core
+/// (2 MiB of ChaCha20 is about 0.45 ms on the Intel Xeon measured). The workspace's
+/// `chacha-backends/DECISIONS.md`
+/// (section "rayon") has the measurements.
+pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// Pieces per thread: more than one, so that a thread slowed by other work on its core
-/// leaves its later pieces to the others.
+/// The bytes of ChaCha20 output in one piece (scaled like [`PAR_MIN_LEN`] for fewer
+/// rounds): a helper that starts late holds the caller up by one piece at most.
+const PIECE_LEN: usize = 256 << 10;
+
+/// Pieces per thread at least, so that a thread slowed by other work on its core leaves
+/// its later pieces to the others.
 const PIECES_PER_THREAD: usize = 4;
 
-/// Blocks per piece for `blocks` whole blocks on `threads` threads: at least `min_len`'s
-/// share of one thread, so a fill just over the threshold makes one piece per thread.
-fn piece_blocks(blocks: usize, threads: usize, min_len: usize) -> usize {
-    blocks.div_ceil(threads * PIECES_PER_THREAD).max(min_len / (BLOCK_LEN * threads)).max(1)
+/// `chacha20_len` bytes of ChaCha20 work in bytes of `R`'s output (the same time).
+const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
+    chacha20_len * R20::DOUBLE_ROUNDS / R::DOUBLE_ROUNDS
+}
+
+/// The length from which [`ChaChaRng::par_fill_bytes`] with `R` rounds splits the work:
+/// [`PAR_MIN_LEN`] for ChaCha20Rng, 3.3 MiB for ChaCha12Rng, 5 MiB for ChaCha8Rng.
+///
+/// ```
+/// use chacha_rng::{par_min_len, R8, R20, PAR_MIN_LEN};
+/// assert_eq!(par_min_len::<R20>(), PAR_MIN_LEN);
+/// assert_eq!(par_min_len::<R8>(), 5 << 20);
+/// ```
+pub const fn par_min_len<R: Rounds>() -> usize {
+    same_work::<R>(PAR_MIN_LEN)
+}
+
+/// Blocks per piece for `blocks` whole blocks on `threads` threads: at most
+/// [`PIECE_LEN`]'s work, and [`PIECES_PER_THREAD`] per thread at least.
+fn piece_blocks<R: Rounds>(blocks: usize, threads: usize) -> usize {
+    blocks.div_ceil(threads * PIECES_PER_THREAD).min(same_work::<R>(PIECE_LEN) / BLOCK_LEN).max(1)
 }
 
 impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// Fills `dest` like [`fill_bytes`](rand_core::Rng::fill_bytes), with the whole
     /// blocks on every thread of rayon's current pool (the global pool unless called inside
     /// [`ThreadPool::install`](rayon::ThreadPool::install)): exactly the same bytes and the
-    /// same word position afterwards. Fills shorter than [`PAR_MIN_LEN`](crate::PAR_MIN_LEN)
-    /// and one-thread pools take the sequential call.
+    /// same word position afterwards. Fills shorter than
+    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20Rng) and one-thread
+    /// pools take the sequential call.
     ///
     /// ```
     /// use chacha_rng::ChaCha20Rng;
@@ -62,11 +85,11 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// assert_eq!(rng.get_word_pos(), sequential.get_word_pos());
     /// ```
     pub fn par_fill_bytes(&mut self, dest: &mut [u8]) {
-        self.par_fill_bytes_with_min_len(dest, PAR_MIN_LEN);
+        self.par_fill_bytes_with_min_len(dest, par_min_len::<R>());
     }
 
     /// [`par_fill_bytes`](Self::par_fill_bytes) with the threshold `min_len` instead of
-    /// [`PAR_MIN_LEN`](crate::PAR_MIN_LEN): for tests, which split fills of a few blocks.
+    /// [`par_min_len`](crate::par_min_len): for tests, which split fills of a few blocks.
     #[doc(hidden)]
     pub fn par_fill_bytes_with_min_len(&mut self, dest: &mut [u8], min_len: usize) {
         let threads = rayon::current_num_threads();
@@ -80,7 +103,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
             // Round the end of the stream: `fill_cyclic` wraps it.
             self.state.fill_cyclic::<R, K>(self.kernel, blocks);
         } else if !blocks.is_empty() {
-            let piece = piece_blocks(blocks.len(), threads, min_len);
+            let piece = piece_blocks::<R>(blocks.len(), threads);
             fill_pieces::<R, K>(&self.state, self.kernel, blocks, piece, threads);
             self.state.advance(blocks.len() as u64).expect("checked against blocks_left");
         }

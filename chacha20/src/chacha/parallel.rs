@@ -22,35 +22,54 @@ extern crate std;
 
 use std::sync::{Mutex, PoisonError};
 
-use chacha_core::{Kernel, Rounds, State, Variant};
+use chacha_core::{Kernel, R20, Rounds, State, Variant};
 use cipher::{StreamCipher, StreamCipherError, inout::InOutBuf};
 
 use super::ChaCha;
 
-/// Requests shorter than this many bytes run on the calling thread alone, so the `par_*`
-/// calls are never slower than the sequential ones.
+/// ChaCha20 requests shorter than this many bytes run on the calling thread alone; for
+/// fewer rounds the threshold grows in proportion (ChaCha12: 10/6 of it, ChaCha8: 10/4), so
+/// that it stands for the same time. See [`par_min_len`](crate::par_min_len).
 ///
-/// Chosen from timings through the public API (the parallel call with the threshold forced
-/// to 0 against `apply_keystream`, 4 KiB to 16 MiB, 41 samples per size, ns) on an Intel
-/// Xeon, family 6 model 207, 2 vCPUs, while other builds loaded the machine (load average
-/// 5 to 16): the parallel call cost about 6.4 µs more than the sequential call at every
-/// size from 4 KiB to 64 KiB (the smallest of 41 samples; 6.2 to 7.0 µs at most sizes:
-/// the wake-up of a pool thread and the join), so a split can only pay once half of the
-/// request takes longer than that: from about 75 KiB for ChaCha20 (5.7 GB/s here) and
-/// 160 KiB for ChaCha8 (12.6 GB/s). At 256 KiB the ideal split is 1.55× (ChaCha20) and
-/// 1.2× (ChaCha8) the sequential call; below it the call is the sequential one. The
-/// workspace README ("Every core") has the figures, and what a loaded machine does to them
-/// (the second thread may get no core at all).
-pub const PAR_MIN_LEN: usize = 256 * 1024;
+/// Why 2 MiB (about 0.45 ms of ChaCha20 on one core of the Intel Xeon these figures come
+/// from): a split pays only if a pool thread starts well before the calling thread has
+/// done the whole request alone, and on the 2-vCPU virtual machines measured here a pool
+/// thread whose vCPU had gone idle started 0.06 to 1.6 ms after it was woken (a few µs
+/// when the vCPU was busy). Below the threshold that wait would be most of the request;
+/// above it, what the caller can lose is bounded by one piece. `chacha-backends/DECISIONS.md` (section
+/// "rayon") has the measurements.
+pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// Pieces per thread: more than one, so that a thread slowed by other work on its core
-/// leaves its later pieces to the others.
+/// The bytes of ChaCha20 keystream in one piece (scaled like [`PAR_MIN_LEN`] for fewer
+/// rounds): about 55 µs of work, so a helper that starts late holds the caller up by at
+/// most that, and a 16 MiB request is 64 pieces (one lock each).
+const PIECE_LEN: usize = 256 << 10;
+
+/// Pieces per thread at least, so that a thread slowed by other work on its core leaves
+/// its later pieces to the others.
 const PIECES_PER_THREAD: usize = 4;
 
-/// Blocks per piece for `blocks` whole blocks on `threads` threads: at least `min_len`'s
-/// share of one thread, so a request just over the threshold makes one piece per thread.
-fn piece_blocks(blocks: usize, threads: usize, min_len: usize) -> usize {
-    blocks.div_ceil(threads * PIECES_PER_THREAD).max(min_len / (64 * threads)).max(1)
+/// `chacha20_len` bytes of ChaCha20 work in bytes of `R`'s keystream (the same time).
+const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
+    chacha20_len * R20::DOUBLE_ROUNDS / R::DOUBLE_ROUNDS
+}
+
+/// The length from which the `par_*` calls of a cipher with `R` rounds split the work:
+/// [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8.
+///
+/// ```
+/// use chacha20::{par_min_len, R8, R20, PAR_MIN_LEN};
+/// assert_eq!(par_min_len::<R20>(), PAR_MIN_LEN);
+/// assert_eq!(par_min_len::<R8>(), 5 << 20);
+/// ```
+pub const fn par_min_len<R: Rounds>() -> usize {
+    same_work::<R>(PAR_MIN_LEN)
+}
+
+/// Blocks per piece for `blocks` whole blocks on `threads` threads: at most
+/// [`PIECE_LEN`]'s work, and [`PIECES_PER_THREAD`] per thread at least.
+fn piece_blocks<R: Rounds>(blocks: usize, threads: usize) -> usize {
+    blocks.div_ceil(threads * PIECES_PER_THREAD).min(same_work::<R>(PIECE_LEN) / 64).max(1)
 }
 
 /// In place (`None`) or buffer to buffer (`Some(input)`, as long as `out`), as one
@@ -131,8 +150,9 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// XORs the keystream into `buf` like [`StreamCipher::apply_keystream`], with the
     /// whole blocks on every thread of rayon's current pool (the global pool unless called
     /// inside [`ThreadPool::install`](rayon::ThreadPool::install)). The same bytes, the
-    /// same position afterwards; requests shorter than [`PAR_MIN_LEN`](crate::PAR_MIN_LEN)
-    /// and one-thread pools take the sequential call.
+    /// same position afterwards; requests shorter than
+    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20) and one-thread pools
+    /// take the sequential call.
     ///
     /// # Panics
     /// As `apply_keystream`: "end of keystream reached" if `buf` needs more keystream than
@@ -172,7 +192,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// assert!(cipher.try_par_apply_keystream(&mut data[..100_000]).is_ok());
     /// ```
     pub fn try_par_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
-        self.par_xor(None, buf, PAR_MIN_LEN)
+        self.par_xor(None, buf, par_min_len::<R>())
     }
 
     /// XORs the keystream into `input`, written to `output`, like
@@ -229,11 +249,11 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         if input.len() != output.len() {
             return Err(StreamCipherError);
         }
-        self.par_xor(Some(input), output, PAR_MIN_LEN)
+        self.par_xor(Some(input), output, par_min_len::<R>())
     }
 
     /// [`try_par_apply_keystream`](Self::try_par_apply_keystream) with the threshold
-    /// `min_len` instead of [`PAR_MIN_LEN`](crate::PAR_MIN_LEN): for tests, which split
+    /// `min_len` instead of [`par_min_len`](crate::par_min_len): for tests, which split
     /// requests of a few blocks.
     #[doc(hidden)]
     pub fn try_par_apply_keystream_with_min_len(
@@ -292,7 +312,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             None => (None, None),
         };
         if blocks != 0 {
-            let piece = piece_blocks(blocks, threads, min_len);
+            let piece = piece_blocks::<R>(blocks, threads);
             xor_pieces::<R, V, K>(&self.state, self.kernel, input_mid, out_mid, piece, threads);
             self.state.advance(blocks as u64).expect("end of keystream reached");
         }
