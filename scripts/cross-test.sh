@@ -23,10 +23,12 @@
 # What runs under emulation and what does not:
 # - PROPTEST_CASES is scaled down to 32 under qemu (256 natively, as in .ci/run): every
 #   deterministic edge of the differential matrix still runs; proptest adds random ones.
-# - chacha-bench's own tests (tests/peers_agree.rs) run on i686 but not under qemu: they
-#   compare the published crates and OpenSSL/libsodium (loaded at run time, so absent for a
-#   foreign architecture and skipped) against ours, which the report run below also checks
-#   for the Rust peers, and they would double the emulated build.
+# - The library crates run everywhere; on i686 the AEAD front and its oracle too (every
+#   x86 backend's Poly1305 in 32-bit code). chacha-bench's own tests (tests/peers_agree.rs)
+#   run nowhere here: they compare the published crates and OpenSSL/libsodium (loaded at
+#   run time, so absent for a foreign architecture and skipped) against ours, which the
+#   library suites' published-crate tests and the aarch64 report run below also check, and
+#   on i686 they were about half of the stage's build (criterion, ring, the peers).
 # - The report's timings under qemu mean nothing; the script sets CHACHA_EMULATED so the
 #   report says so (it also recognises an x86 /proc/cpuinfo on a non-x86 build).
 set -euo pipefail
@@ -106,7 +108,7 @@ say "backends expected: $CHACHA_EXPECT_BACKENDS; PROPTEST_CASES=$PROPTEST_CASES"
 # and rng; chacha-rng's serde, where byte order shows in serialized state), not two: default
 # features are a subset, and the x86_64 stages test them alone.
 packages=(-p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -p chacha-reference-kernel)
-[ -n "$emulated" ] || packages=(--workspace)
+[ -n "$emulated" ] || packages+=(-p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --target "$triple" "${packages[@]}" --all-features 2>&1 | tee "$log"

@@ -22,7 +22,7 @@ fn backends() -> Vec<Backend> {
 
 /// Every length to 300 (the short path's 0–3 blocks and the bulk path's first pieces),
 /// then around the 4 KiB pieces of the one-pass step, and longer; under miri, one length
-/// of each kind.
+/// of each kind (the one past a 4 KiB piece for ChaCha20Poly1305 only: `agree`).
 fn lengths() -> Vec<usize> {
     if cfg!(miri) {
         return vec![0, 1, 64, 65, 193, 4097];
@@ -46,7 +46,10 @@ fn agree<Ours, Published, const N: usize>(
     for<'a> &'a aead::Nonce<Ours>: From<&'a [u8; N]>,
     for<'a> &'a aead::Nonce<Published>: From<&'a [u8; N]>,
 {
-    for (i, len) in lengths().into_iter().enumerate() {
+    // Under miri the pieces' loop is the same code for every variant: one is enough.
+    let lengths =
+        lengths().into_iter().filter(|&len| !cfg!(miri) || len < 4096 || what == "ChaCha20Poly1305");
+    for (i, len) in lengths.enumerate() {
         let aad_len = AAD_LENGTHS[i % AAD_LENGTHS.len()];
         let seed = (len * 7 + aad_len) as u64;
         let data = filler(seed, 32 + N + aad_len + len);
@@ -158,7 +161,10 @@ fn every_forgery_is_refused_and_nothing_is_released() {
                 .unwrap()
                 .into();
             let at = format!("{backend:?}, {len} bytes");
-            for bit in 0..128 {
+            // Under miri, every ninth bit of the tag, the AAD and the nonce (each byte's
+            // bits in turn), every 13th byte of the ciphertext.
+            let step = if cfg!(miri) { 9 } else { 1 };
+            for bit in (0..128).step_by(step) {
                 let mut t = tag;
                 t[bit / 8] ^= 1 << (bit % 8);
                 refused(&aead, &nonce, aad, &ciphertext, &t, &format!("{at}: tag bit {bit}"));
@@ -168,12 +174,12 @@ fn every_forgery_is_refused_and_nothing_is_released() {
                 c[i] ^= 1 << (i % 8);
                 refused(&aead, &nonce, aad, &c, &tag, &format!("{at}: ciphertext byte {i}"));
             }
-            for bit in 0..aad.len() * 8 {
+            for bit in (0..aad.len() * 8).step_by(step) {
                 let mut a = aad.to_vec();
                 a[bit / 8] ^= 1 << (bit % 8);
                 refused(&aead, &nonce, &a, &ciphertext, &tag, &format!("{at}: aad bit {bit}"));
             }
-            for bit in 0..96 {
+            for bit in (0..96).step_by(step) {
                 let mut n = nonce;
                 n[bit / 8] ^= 1 << (bit % 8);
                 refused(&aead, &n, aad, &ciphertext, &tag, &format!("{at}: nonce bit {bit}"));
