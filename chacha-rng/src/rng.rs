@@ -34,7 +34,7 @@ pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 mod parallel;
 
 #[cfg(feature = "rayon")]
-pub use parallel::{PAR_MIN_LEN, par_min_len};
+pub use parallel::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 
 const BLOCK_WORDS: usize = BLOCK_LEN / 4;
 const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;

@@ -24,7 +24,7 @@ use chacha_core::{Block, Ietf, Kernel, Legacy, Rounds, State, Variant};
 mod parallel;
 
 #[cfg(feature = "rayon")]
-pub use parallel::{PAR_MIN_LEN, par_min_len};
+pub use parallel::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 
 use cipher::{
     IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,

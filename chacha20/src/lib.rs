@@ -146,7 +146,8 @@
 //! keystream and the end-of-stream errors of the sequential calls, with the whole blocks
 //! of the request cut at block boundaries and spread over rayon's current pool. Requests
 //! shorter than `par_min_len::<R>()` (2 MiB for ChaCha20, the same time's worth for fewer
-//! rounds) and one-thread pools take the sequential call.
+//! rounds; a quarter of it within 1 ms of the previous split, while the pool's threads are
+//! awake) and one-thread pools take the sequential call.
 //!
 //! ## Zeroization (feature `zeroize`)
 //!
@@ -209,7 +210,7 @@ pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 #[cfg(feature = "cipher")]
 pub use chacha::{BATCH, ChaCha, NonceSize};
 #[cfg(feature = "rayon")]
-pub use chacha::{PAR_MIN_LEN, par_min_len};
+pub use chacha::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 #[cfg(feature = "cipher")]
 pub use cipher::{self, KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(feature = "xchacha")]

@@ -13,23 +13,32 @@
 
 extern crate std;
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
 
 use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, R20, Rounds, State};
 
 use super::ChaChaRng;
 
-/// ChaCha20Rng fills shorter than this many bytes run on the calling thread alone; for
-/// fewer rounds the threshold grows in proportion, so that it stands for the same time.
-/// See [`par_min_len`](crate::par_min_len).
+/// ChaCha20Rng fills shorter than this many bytes run on the calling thread alone (unless
+/// the pool is warm: [`PAR_WARM_MIN_LEN`]); for fewer rounds the threshold grows in
+/// proportion, so that it stands for the same time. See [`par_min_len`].
 ///
-/// The same value, for the same reason, as the `chacha20` crate's: on the 2-vCPU virtual
+/// The same values, for the same reasons, as the `chacha20` crate's: on the 2-vCPU virtual
 /// machines measured, a pool thread whose vCPU had gone idle started 0.06 to 1.6 ms after
 /// it was woken, so a split pays only for fills that take longer than that on one core
 /// (2 MiB of ChaCha20 is about 0.45 ms on the Intel Xeon measured). The workspace's
-/// `chacha-backends/DECISIONS.md`
-/// (section "rayon") has the measurements.
+/// `chacha-backends/DECISIONS.md` (section "rayon") has the measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
+
+/// The threshold while the pool is warm: the previous split of this process's generators
+/// ended less than 1 ms ago (ChaCha20Rng bytes; scaled like [`PAR_MIN_LEN`]). A pool thread
+/// that finished work a moment ago starts again in about 17 µs on the machines measured.
+pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
+
+/// How recent the previous split must be for the pool to count as warm.
+const WARM_WINDOW_NS: u64 = 1_000_000;
 
 /// The bytes of ChaCha20 output in one piece (scaled like [`PAR_MIN_LEN`] for fewer
 /// rounds): a helper that starts late holds the caller up by one piece at most.
@@ -44,8 +53,10 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
     chacha20_len * R20::DOUBLE_ROUNDS / R::DOUBLE_ROUNDS
 }
 
-/// The length from which [`ChaChaRng::par_fill_bytes`] with `R` rounds splits the work:
-/// [`PAR_MIN_LEN`] for ChaCha20Rng, 3.3 MiB for ChaCha12Rng, 5 MiB for ChaCha8Rng.
+/// The length from which [`ChaChaRng::par_fill_bytes`] with `R` rounds always splits the
+/// work: [`PAR_MIN_LEN`] for ChaCha20Rng, 3.3 MiB for ChaCha12Rng, 5 MiB for ChaCha8Rng.
+/// Within 1 ms of the previous split it splits from a quarter of it
+/// ([`PAR_WARM_MIN_LEN`]).
 ///
 /// ```
 /// use chacha_rng::{par_min_len, R8, R20, PAR_MIN_LEN};
@@ -54,6 +65,30 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 /// ```
 pub const fn par_min_len<R: Rounds>() -> usize {
     same_work::<R>(PAR_MIN_LEN)
+}
+
+/// When the last split of this process ended: nanoseconds since [`epoch`], 0 for never.
+static LAST_SPLIT_END: AtomicU64 = AtomicU64::new(0);
+
+/// The clock's origin, the first time a parallel call asks.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_SPLIT_END`]).
+fn now_ns() -> u64 {
+    u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX).max(1)
+}
+
+/// [`PAR_WARM_MIN_LEN`]'s work if the last split (`last_end`, 0 for none) ended less than
+/// [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
+fn threshold<R: Rounds>(last_end: u64, now: u64) -> usize {
+    if last_end != 0 && now.saturating_sub(last_end) < WARM_WINDOW_NS {
+        same_work::<R>(PAR_WARM_MIN_LEN)
+    } else {
+        par_min_len::<R>()
+    }
 }
 
 /// Blocks per piece for `blocks` whole blocks on `threads` threads: at most
@@ -67,8 +102,8 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// blocks on every thread of rayon's current pool (the global pool unless called inside
     /// [`ThreadPool::install`](rayon::ThreadPool::install)): exactly the same bytes and the
     /// same word position afterwards. Fills shorter than
-    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20Rng) and one-thread
-    /// pools take the sequential call.
+    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20Rng; a quarter of it
+    /// within 1 ms of the previous split) and one-thread pools take the sequential call.
     ///
     /// ```
     /// use chacha_rng::ChaCha20Rng;
@@ -85,7 +120,10 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// assert_eq!(rng.get_word_pos(), sequential.get_word_pos());
     /// ```
     pub fn par_fill_bytes(&mut self, dest: &mut [u8]) {
-        self.par_fill_bytes_with_min_len(dest, par_min_len::<R>());
+        self.par_fill_bytes_with_min_len(
+            dest,
+            threshold::<R>(LAST_SPLIT_END.load(Ordering::Relaxed), now_ns()),
+        );
     }
 
     /// [`par_fill_bytes`](Self::par_fill_bytes) with the threshold `min_len` instead of
@@ -105,6 +143,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         } else if !blocks.is_empty() {
             let piece = piece_blocks::<R>(blocks.len(), threads);
             fill_pieces::<R, K>(&self.state, self.kernel, blocks, piece, threads);
+            LAST_SPLIT_END.store(now_ns(), Ordering::Relaxed);
             self.state.advance(blocks.len() as u64).expect("checked against blocks_left");
         }
         self.fill_tail(tail);
@@ -156,4 +195,22 @@ fn fill_pieces<R: Rounds, K: Kernel>(
         #[cfg(feature = "zeroize")]
         zeroize::Zeroize::zeroize(&mut state);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chacha_core::{R8, R12};
+
+    #[test]
+    fn warm_only_just_after_a_split() {
+        let cold = par_min_len::<R20>();
+        assert_eq!(threshold::<R20>(0, 5), cold, "never split");
+        assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS - 1), PAR_WARM_MIN_LEN);
+        assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS), cold);
+        assert_eq!(threshold::<R20>(20, 10), PAR_WARM_MIN_LEN, "a clock read before the store");
+        assert_eq!(threshold::<R8>(10, 11), PAR_WARM_MIN_LEN * 10 / 4);
+        assert_eq!(threshold::<R12>(0, 11), PAR_MIN_LEN * 10 / 6);
+        const { assert!(PAR_WARM_MIN_LEN < PAR_MIN_LEN) };
+    }
 }

@@ -20,25 +20,40 @@
 
 extern crate std;
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Instant;
 
 use chacha_core::{Kernel, R20, Rounds, State, Variant};
 use cipher::{StreamCipher, StreamCipherError, inout::InOutBuf};
 
 use super::ChaCha;
 
-/// ChaCha20 requests shorter than this many bytes run on the calling thread alone; for
-/// fewer rounds the threshold grows in proportion (ChaCha12: 10/6 of it, ChaCha8: 10/4), so
-/// that it stands for the same time. See [`par_min_len`](crate::par_min_len).
+/// ChaCha20 requests shorter than this many bytes run on the calling thread alone (unless
+/// the pool is warm: [`PAR_WARM_MIN_LEN`]); for fewer rounds the threshold grows in
+/// proportion (ChaCha12: 10/6 of it, ChaCha8: 10/4), so that it stands for the same time.
+/// See [`par_min_len`].
 ///
 /// Why 2 MiB (about 0.45 ms of ChaCha20 on one core of the Intel Xeon these figures come
 /// from): a split pays only if a pool thread starts well before the calling thread has
 /// done the whole request alone, and on the 2-vCPU virtual machines measured here a pool
-/// thread whose vCPU had gone idle started 0.06 to 1.6 ms after it was woken (a few µs
-/// when the vCPU was busy). Below the threshold that wait would be most of the request;
-/// above it, what the caller can lose is bounded by one piece. `chacha-backends/DECISIONS.md` (section
-/// "rayon") has the measurements.
+/// thread whose vCPU had gone idle started 0.06 to 1.6 ms after it was woken. Below the
+/// threshold that wait would be most of the request; above it, what the caller can lose is
+/// bounded by one piece. `chacha-backends/DECISIONS.md` (section "rayon") has the
+/// measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
+
+/// The threshold while the pool is warm: the previous split of this process ended less
+/// than 1 ms ago (ChaCha20 bytes; scaled like [`PAR_MIN_LEN`]).
+///
+/// A pool thread that finished work a moment ago starts again in about 17 µs on the
+/// machines measured (busy gaps of up to 0.5 ms), so a request of 0.1 ms (512 KiB of
+/// ChaCha20 on the Intel Xeon) already gains; a program that encrypts a large file in
+/// chunks splits every chunk after the first.
+pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
+
+/// How recent the previous split must be for the pool to count as warm.
+const WARM_WINDOW_NS: u64 = 1_000_000;
 
 /// The bytes of ChaCha20 keystream in one piece (scaled like [`PAR_MIN_LEN`] for fewer
 /// rounds): about 55 µs of work, so a helper that starts late holds the caller up by at
@@ -54,8 +69,9 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
     chacha20_len * R20::DOUBLE_ROUNDS / R::DOUBLE_ROUNDS
 }
 
-/// The length from which the `par_*` calls of a cipher with `R` rounds split the work:
-/// [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8.
+/// The length from which the `par_*` calls of a cipher with `R` rounds always split the
+/// work: [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8. Within 1 ms
+/// of the previous split they split from a quarter of it ([`PAR_WARM_MIN_LEN`]).
 ///
 /// ```
 /// use chacha20::{par_min_len, R8, R20, PAR_MIN_LEN};
@@ -64,6 +80,35 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 /// ```
 pub const fn par_min_len<R: Rounds>() -> usize {
     same_work::<R>(PAR_MIN_LEN)
+}
+
+/// When the last split of this process ended: nanoseconds since [`epoch`], 0 for never.
+static LAST_SPLIT_END: AtomicU64 = AtomicU64::new(0);
+
+/// The clock's origin, the first time a parallel call asks.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_SPLIT_END`]).
+fn now_ns() -> u64 {
+    u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX).max(1)
+}
+
+/// The threshold for a request now: warm or cold, as [`threshold`] decides.
+fn split_from<R: Rounds>() -> usize {
+    threshold::<R>(LAST_SPLIT_END.load(Ordering::Relaxed), now_ns())
+}
+
+/// [`PAR_WARM_MIN_LEN`]'s work if the last split (`last_end`, 0 for none) ended less than
+/// [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
+fn threshold<R: Rounds>(last_end: u64, now: u64) -> usize {
+    if last_end != 0 && now.saturating_sub(last_end) < WARM_WINDOW_NS {
+        same_work::<R>(PAR_WARM_MIN_LEN)
+    } else {
+        par_min_len::<R>()
+    }
 }
 
 /// Blocks per piece for `blocks` whole blocks on `threads` threads: at most
@@ -151,8 +196,8 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// whole blocks on every thread of rayon's current pool (the global pool unless called
     /// inside [`ThreadPool::install`](rayon::ThreadPool::install)). The same bytes, the
     /// same position afterwards; requests shorter than
-    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20) and one-thread pools
-    /// take the sequential call.
+    /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20; a quarter of it within
+    /// 1 ms of the previous split) and one-thread pools take the sequential call.
     ///
     /// # Panics
     /// As `apply_keystream`: "end of keystream reached" if `buf` needs more keystream than
@@ -192,7 +237,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// assert!(cipher.try_par_apply_keystream(&mut data[..100_000]).is_ok());
     /// ```
     pub fn try_par_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
-        self.par_xor(None, buf, par_min_len::<R>())
+        self.par_xor(None, buf, split_from::<R>())
     }
 
     /// XORs the keystream into `input`, written to `output`, like
@@ -249,7 +294,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         if input.len() != output.len() {
             return Err(StreamCipherError);
         }
-        self.par_xor(Some(input), output, par_min_len::<R>())
+        self.par_xor(Some(input), output, split_from::<R>())
     }
 
     /// [`try_par_apply_keystream`](Self::try_par_apply_keystream) with the threshold
@@ -314,6 +359,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         if blocks != 0 {
             let piece = piece_blocks::<R>(blocks, threads);
             xor_pieces::<R, V, K>(&self.state, self.kernel, input_mid, out_mid, piece, threads);
+            LAST_SPLIT_END.store(now_ns(), Ordering::Relaxed);
             self.state.advance(blocks as u64).expect("end of keystream reached");
         }
         // 3. The partial last block, its keystream buffered as the sequential call leaves it.
@@ -324,5 +370,24 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             self.xor_fused(in_out(input_tail, out_tail));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chacha_core::{R8, R12};
+
+    #[test]
+    fn warm_only_just_after_a_split() {
+        let cold = par_min_len::<R20>();
+        assert_eq!(threshold::<R20>(0, 5), cold, "never split");
+        assert_eq!(threshold::<R20>(10, 10), PAR_WARM_MIN_LEN, "at the same moment");
+        assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS - 1), PAR_WARM_MIN_LEN);
+        assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS), cold);
+        assert_eq!(threshold::<R20>(20, 10), PAR_WARM_MIN_LEN, "a clock read before the store");
+        assert_eq!(threshold::<R8>(10, 11), PAR_WARM_MIN_LEN * 10 / 4);
+        assert_eq!(threshold::<R12>(0, 11), PAR_MIN_LEN * 10 / 6);
+        const { assert!(PAR_WARM_MIN_LEN < PAR_MIN_LEN) };
     }
 }
