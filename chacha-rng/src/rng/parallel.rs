@@ -32,12 +32,14 @@ use super::ChaChaRng;
 /// `chacha-backends/DECISIONS.md` (section "rayon") has the measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// The threshold while the pool is warm: the previous split of this process's generators
-/// ended less than 1 ms ago (ChaCha20Rng bytes; scaled like [`PAR_MIN_LEN`]). A pool thread
-/// that finished work a moment ago starts again in about 17 µs on the machines measured.
+/// The threshold while the pool is warm: a fill of at least this much work (split or not)
+/// by this process's generators ended less than 1 ms ago (ChaCha20Rng bytes; scaled like
+/// [`PAR_MIN_LEN`]). A pool thread that finished work a moment ago starts again in about
+/// 17 µs on the machines measured; the fill that wakes the pool can lose one piece's time
+/// to a late helper, those after it gain.
 pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 
-/// How recent the previous split must be for the pool to count as warm.
+/// How recent the previous large fill must be for the pool to count as warm.
 const WARM_WINDOW_NS: u64 = 1_000_000;
 
 /// The bytes of ChaCha20 output in one piece (scaled like [`PAR_MIN_LEN`] for fewer
@@ -55,8 +57,8 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 
 /// The length from which [`ChaChaRng::par_fill_bytes`] with `R` rounds always splits the
 /// work: [`PAR_MIN_LEN`] for ChaCha20Rng, 3.3 MiB for ChaCha12Rng, 5 MiB for ChaCha8Rng.
-/// Within 1 ms of the previous split it splits from a quarter of it
-/// ([`PAR_WARM_MIN_LEN`]).
+/// Within 1 ms of the end of a fill of a quarter of it or more, it splits from a quarter
+/// of it ([`PAR_WARM_MIN_LEN`]).
 ///
 /// ```
 /// use chacha_rng::{par_min_len, R8, R20, PAR_MIN_LEN};
@@ -67,8 +69,9 @@ pub const fn par_min_len<R: Rounds>() -> usize {
     same_work::<R>(PAR_MIN_LEN)
 }
 
-/// When the last split of this process ended: nanoseconds since [`epoch`], 0 for never.
-static LAST_SPLIT_END: AtomicU64 = AtomicU64::new(0);
+/// When the last request of at least [`PAR_WARM_MIN_LEN`]'s work in this process ended,
+/// split or not: nanoseconds since [`epoch`], 0 for never.
+static LAST_LARGE_END: AtomicU64 = AtomicU64::new(0);
 
 /// The clock's origin, the first time a parallel call asks.
 fn epoch() -> Instant {
@@ -76,18 +79,36 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
-/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_SPLIT_END`]).
+/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_LARGE_END`]).
 fn now_ns() -> u64 {
     u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX).max(1)
 }
 
-/// [`PAR_WARM_MIN_LEN`]'s work if the last split (`last_end`, 0 for none) ended less than
-/// [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
+/// [`PAR_WARM_MIN_LEN`]'s work if the last large request (`last_end`, 0 for none) ended
+/// less than [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
 fn threshold<R: Rounds>(last_end: u64, now: u64) -> usize {
     if last_end != 0 && now.saturating_sub(last_end) < WARM_WINDOW_NS {
         same_work::<R>(PAR_WARM_MIN_LEN)
     } else {
         par_min_len::<R>()
+    }
+}
+
+/// The threshold for a request of `len` bytes: the clock is read only for requests the
+/// warm threshold could split.
+fn threshold_for<R: Rounds>(len: usize) -> usize {
+    if len < same_work::<R>(PAR_WARM_MIN_LEN) {
+        usize::MAX
+    } else {
+        threshold::<R>(LAST_LARGE_END.load(Ordering::Relaxed), now_ns())
+    }
+}
+
+/// Notes the end of a request of `len` bytes: one of [`PAR_WARM_MIN_LEN`]'s work or more
+/// makes the next one within [`WARM_WINDOW_NS`] split from that length.
+fn note_end<R: Rounds>(len: usize) {
+    if len >= same_work::<R>(PAR_WARM_MIN_LEN) {
+        LAST_LARGE_END.store(now_ns(), Ordering::Relaxed);
     }
 }
 
@@ -103,7 +124,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// [`ThreadPool::install`](rayon::ThreadPool::install)): exactly the same bytes and the
     /// same word position afterwards. Fills shorter than
     /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20Rng; a quarter of it
-    /// within 1 ms of the previous split) and one-thread pools take the sequential call.
+    /// within 1 ms of the end of a fill that long) and one-thread pools take the sequential call.
     ///
     /// ```
     /// use chacha_rng::ChaCha20Rng;
@@ -120,10 +141,8 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// assert_eq!(rng.get_word_pos(), sequential.get_word_pos());
     /// ```
     pub fn par_fill_bytes(&mut self, dest: &mut [u8]) {
-        self.par_fill_bytes_with_min_len(
-            dest,
-            threshold::<R>(LAST_SPLIT_END.load(Ordering::Relaxed), now_ns()),
-        );
+        self.par_fill_bytes_with_min_len(dest, threshold_for::<R>(dest.len()));
+        note_end::<R>(dest.len());
     }
 
     /// [`par_fill_bytes`](Self::par_fill_bytes) with the threshold `min_len` instead of
@@ -143,7 +162,6 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         } else if !blocks.is_empty() {
             let piece = piece_blocks::<R>(blocks.len(), threads);
             fill_pieces::<R, K>(&self.state, self.kernel, blocks, piece, threads);
-            LAST_SPLIT_END.store(now_ns(), Ordering::Relaxed);
             self.state.advance(blocks.len() as u64).expect("checked against blocks_left");
         }
         self.fill_tail(tail);
@@ -203,9 +221,9 @@ mod tests {
     use chacha_core::{R8, R12};
 
     #[test]
-    fn warm_only_just_after_a_split() {
+    fn warm_only_just_after_a_large_request() {
         let cold = par_min_len::<R20>();
-        assert_eq!(threshold::<R20>(0, 5), cold, "never split");
+        assert_eq!(threshold::<R20>(0, 5), cold, "no large fill yet");
         assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS - 1), PAR_WARM_MIN_LEN);
         assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS), cold);
         assert_eq!(threshold::<R20>(20, 10), PAR_WARM_MIN_LEN, "a clock read before the store");

@@ -43,16 +43,19 @@ use super::ChaCha;
 /// measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// The threshold while the pool is warm: the previous split of this process ended less
-/// than 1 ms ago (ChaCha20 bytes; scaled like [`PAR_MIN_LEN`]).
+/// The threshold while the pool is warm: a request of at least this much work (split or
+/// not) ended less than 1 ms ago in this process (ChaCha20 bytes; scaled like
+/// [`PAR_MIN_LEN`]).
 ///
 /// A pool thread that finished work a moment ago starts again in about 17 µs on the
 /// machines measured (busy gaps of up to 0.5 ms), so a request of 0.1 ms (512 KiB of
 /// ChaCha20 on the Intel Xeon) already gains; a program that encrypts a large file in
-/// chunks splits every chunk after the first.
+/// chunks of 512 KiB or more splits every chunk after the first. The chunk that wakes the
+/// pool can lose at most one piece's time to a late helper (an eighth of it on two
+/// threads); those after it gain.
 pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 
-/// How recent the previous split must be for the pool to count as warm.
+/// How recent the previous large request must be for the pool to count as warm.
 const WARM_WINDOW_NS: u64 = 1_000_000;
 
 /// The bytes of ChaCha20 keystream in one piece (scaled like [`PAR_MIN_LEN`] for fewer
@@ -71,7 +74,8 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 
 /// The length from which the `par_*` calls of a cipher with `R` rounds always split the
 /// work: [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8. Within 1 ms
-/// of the previous split they split from a quarter of it ([`PAR_WARM_MIN_LEN`]).
+/// of the end of a request of a quarter of it or more, they split from a quarter of it
+/// ([`PAR_WARM_MIN_LEN`]).
 ///
 /// ```
 /// use chacha20::{par_min_len, R8, R20, PAR_MIN_LEN};
@@ -82,8 +86,9 @@ pub const fn par_min_len<R: Rounds>() -> usize {
     same_work::<R>(PAR_MIN_LEN)
 }
 
-/// When the last split of this process ended: nanoseconds since [`epoch`], 0 for never.
-static LAST_SPLIT_END: AtomicU64 = AtomicU64::new(0);
+/// When the last request of at least [`PAR_WARM_MIN_LEN`]'s work in this process ended,
+/// split or not: nanoseconds since [`epoch`], 0 for never.
+static LAST_LARGE_END: AtomicU64 = AtomicU64::new(0);
 
 /// The clock's origin, the first time a parallel call asks.
 fn epoch() -> Instant {
@@ -91,23 +96,36 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
-/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_SPLIT_END`]).
+/// Nanoseconds since [`epoch`], at least 1 (0 means "never" in [`LAST_LARGE_END`]).
 fn now_ns() -> u64 {
     u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX).max(1)
 }
 
-/// The threshold for a request now: warm or cold, as [`threshold`] decides.
-fn split_from<R: Rounds>() -> usize {
-    threshold::<R>(LAST_SPLIT_END.load(Ordering::Relaxed), now_ns())
-}
-
-/// [`PAR_WARM_MIN_LEN`]'s work if the last split (`last_end`, 0 for none) ended less than
-/// [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
+/// [`PAR_WARM_MIN_LEN`]'s work if the last large request (`last_end`, 0 for none) ended
+/// less than [`WARM_WINDOW_NS`] before `now`, else [`par_min_len`].
 fn threshold<R: Rounds>(last_end: u64, now: u64) -> usize {
     if last_end != 0 && now.saturating_sub(last_end) < WARM_WINDOW_NS {
         same_work::<R>(PAR_WARM_MIN_LEN)
     } else {
         par_min_len::<R>()
+    }
+}
+
+/// The threshold for a request of `len` bytes: the clock is read only for requests the
+/// warm threshold could split.
+fn threshold_for<R: Rounds>(len: usize) -> usize {
+    if len < same_work::<R>(PAR_WARM_MIN_LEN) {
+        usize::MAX
+    } else {
+        threshold::<R>(LAST_LARGE_END.load(Ordering::Relaxed), now_ns())
+    }
+}
+
+/// Notes the end of a request of `len` bytes: one of [`PAR_WARM_MIN_LEN`]'s work or more
+/// makes the next one within [`WARM_WINDOW_NS`] split from that length.
+fn note_end<R: Rounds>(len: usize) {
+    if len >= same_work::<R>(PAR_WARM_MIN_LEN) {
+        LAST_LARGE_END.store(now_ns(), Ordering::Relaxed);
     }
 }
 
@@ -197,7 +215,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// inside [`ThreadPool::install`](rayon::ThreadPool::install)). The same bytes, the
     /// same position afterwards; requests shorter than
     /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20; a quarter of it within
-    /// 1 ms of the previous split) and one-thread pools take the sequential call.
+    /// 1 ms of the end of a request that long) and one-thread pools take the sequential call.
     ///
     /// # Panics
     /// As `apply_keystream`: "end of keystream reached" if `buf` needs more keystream than
@@ -237,7 +255,9 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// assert!(cipher.try_par_apply_keystream(&mut data[..100_000]).is_ok());
     /// ```
     pub fn try_par_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
-        self.par_xor(None, buf, split_from::<R>())
+        self.par_xor(None, buf, threshold_for::<R>(buf.len()))?;
+        note_end::<R>(buf.len());
+        Ok(())
     }
 
     /// XORs the keystream into `input`, written to `output`, like
@@ -294,7 +314,9 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         if input.len() != output.len() {
             return Err(StreamCipherError);
         }
-        self.par_xor(Some(input), output, split_from::<R>())
+        self.par_xor(Some(input), output, threshold_for::<R>(output.len()))?;
+        note_end::<R>(output.len());
+        Ok(())
     }
 
     /// [`try_par_apply_keystream`](Self::try_par_apply_keystream) with the threshold
@@ -359,7 +381,6 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         if blocks != 0 {
             let piece = piece_blocks::<R>(blocks, threads);
             xor_pieces::<R, V, K>(&self.state, self.kernel, input_mid, out_mid, piece, threads);
-            LAST_SPLIT_END.store(now_ns(), Ordering::Relaxed);
             self.state.advance(blocks as u64).expect("end of keystream reached");
         }
         // 3. The partial last block, its keystream buffered as the sequential call leaves it.
@@ -379,9 +400,9 @@ mod tests {
     use chacha_core::{R8, R12};
 
     #[test]
-    fn warm_only_just_after_a_split() {
+    fn warm_only_just_after_a_large_request() {
         let cold = par_min_len::<R20>();
-        assert_eq!(threshold::<R20>(0, 5), cold, "never split");
+        assert_eq!(threshold::<R20>(0, 5), cold, "no large request yet");
         assert_eq!(threshold::<R20>(10, 10), PAR_WARM_MIN_LEN, "at the same moment");
         assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS - 1), PAR_WARM_MIN_LEN);
         assert_eq!(threshold::<R20>(10, 10 + WARM_WINDOW_NS), cold);
