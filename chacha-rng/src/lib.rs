@@ -89,7 +89,7 @@
 //! `ChaChaRng::par_fill_bytes` fills one large buffer on every thread of rayon's current
 //! pool: exactly `fill_bytes`'s bytes and word position afterwards. Fills shorter than
 //! `par_min_len::<R>()` (2 MiB for ChaCha20Rng, the same time's worth for fewer rounds; a
-//! quarter of it within 1 ms of the end of a fill that long) and one-thread pools take `fill_bytes`
+//! quarter of it within 50 µs of the end of a fill that long) and one-thread pools take `fill_bytes`
 //! itself. The feature needs
 //! `std` (rayon's); without it the crate is `no_std` and has no rayon in its build.
 //!

@@ -146,8 +146,9 @@
 //! keystream and the end-of-stream errors of the sequential calls, with the whole blocks
 //! of the request cut at block boundaries and spread over rayon's current pool. Requests
 //! shorter than `par_min_len::<R>()` (2 MiB for ChaCha20, the same time's worth for fewer
-//! rounds; a quarter of it within 1 ms of the end of a request that long, so a file
-//! encrypted in chunks of 512 KiB or more splits every chunk after the first) and
+//! rounds; a quarter of it within 50 µs of the end of a request that long, so a buffer
+//! encrypted in chunks of 512 KiB or more, back to back, splits every chunk after the
+//! first) and
 //! one-thread pools take the sequential call.
 //!
 //! ## Zeroization (feature `zeroize`)

@@ -32,15 +32,17 @@ use super::ChaChaRng;
 /// `chacha-backends/DECISIONS.md` (section "rayon") has the measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// The threshold while the pool is warm: a fill of at least this much work (split or not)
-/// by this process's generators ended less than 1 ms ago (ChaCha20Rng bytes; scaled like
-/// [`PAR_MIN_LEN`]). A pool thread that finished work a moment ago starts again in about
-/// 17 µs on the machines measured; the fill that wakes the pool can lose one piece's time
-/// to a late helper, those after it gain.
+/// The threshold for fills that follow one another: a fill of at least this much work
+/// (split or not) by this process's generators ended less than 50 µs ago (ChaCha20Rng
+/// bytes; scaled like [`PAR_MIN_LEN`]). Back to back, a pool thread that has just finished
+/// its pieces starts again within microseconds; the window is as short as the `chacha20`
+/// crate's, for the same measured reason (a caller that sleeps between requests often
+/// finds the helper's vCPU slow to come back).
 pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 
-/// How recent the previous large fill must be for the pool to count as warm.
-const WARM_WINDOW_NS: u64 = 1_000_000;
+/// How recent the previous large fill must be for the next to split from
+/// [`PAR_WARM_MIN_LEN`].
+const WARM_WINDOW_NS: u64 = 50_000;
 
 /// The bytes of ChaCha20 output in one piece (scaled like [`PAR_MIN_LEN`] for fewer
 /// rounds): a helper that starts late holds the caller up by one piece at most.
@@ -57,7 +59,7 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 
 /// The length from which [`ChaChaRng::par_fill_bytes`] with `R` rounds always splits the
 /// work: [`PAR_MIN_LEN`] for ChaCha20Rng, 3.3 MiB for ChaCha12Rng, 5 MiB for ChaCha8Rng.
-/// Within 1 ms of the end of a fill of a quarter of it or more, it splits from a quarter
+/// Within 50 µs of the end of a fill of a quarter of it or more, it splits from a quarter
 /// of it ([`PAR_WARM_MIN_LEN`]).
 ///
 /// ```
@@ -124,7 +126,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// [`ThreadPool::install`](rayon::ThreadPool::install)): exactly the same bytes and the
     /// same word position afterwards. Fills shorter than
     /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20Rng; a quarter of it
-    /// within 1 ms of the end of a fill that long) and one-thread pools take the sequential call.
+    /// within 50 µs of the end of a fill that long) and one-thread pools take the sequential call.
     ///
     /// ```
     /// use chacha_rng::ChaCha20Rng;

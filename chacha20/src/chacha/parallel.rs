@@ -43,20 +43,22 @@ use super::ChaCha;
 /// measurements.
 pub const PAR_MIN_LEN: usize = 2 << 20;
 
-/// The threshold while the pool is warm: a request of at least this much work (split or
-/// not) ended less than 1 ms ago in this process (ChaCha20 bytes; scaled like
-/// [`PAR_MIN_LEN`]).
+/// The threshold for requests that follow one another: a request of at least this much
+/// work (split or not) ended less than 50 µs ago in this process (ChaCha20 bytes; scaled
+/// like [`PAR_MIN_LEN`]).
 ///
-/// A pool thread that finished work a moment ago starts again in about 17 µs on the
-/// machines measured (busy gaps of up to 0.5 ms), so a request of 0.1 ms (512 KiB of
-/// ChaCha20 on the Intel Xeon) already gains; a program that encrypts a large file in
-/// chunks of 512 KiB or more splits every chunk after the first. The chunk that wakes the
-/// pool can lose at most one piece's time to a late helper (an eighth of it on two
-/// threads); those after it gain.
+/// Back to back, a pool thread that has just finished its pieces starts again within
+/// microseconds, so a request of 0.1 ms (512 KiB of ChaCha20 on the Intel Xeon) already
+/// gains: a loop that encrypts a buffer in chunks of 512 KiB or more splits every chunk
+/// after the first (1 MiB chunks measured 1.3–1.9× the sequential loop). The window is
+/// short because a caller that sleeps between requests, even 0.1 ms, was measured to find
+/// the helper's vCPU slow to come back as often as not (1 MiB: 0.92× in half the runs).
+/// The first split of a run can wait for a helper that had gone to sleep.
 pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 
-/// How recent the previous large request must be for the pool to count as warm.
-const WARM_WINDOW_NS: u64 = 1_000_000;
+/// How recent the previous large request must be for the next to split from
+/// [`PAR_WARM_MIN_LEN`].
+const WARM_WINDOW_NS: u64 = 50_000;
 
 /// The bytes of ChaCha20 keystream in one piece (scaled like [`PAR_MIN_LEN`] for fewer
 /// rounds): about 55 µs of work, so a helper that starts late holds the caller up by at
@@ -73,7 +75,7 @@ const fn same_work<R: Rounds>(chacha20_len: usize) -> usize {
 }
 
 /// The length from which the `par_*` calls of a cipher with `R` rounds always split the
-/// work: [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8. Within 1 ms
+/// work: [`PAR_MIN_LEN`] for ChaCha20, 3.3 MiB for ChaCha12, 5 MiB for ChaCha8. Within 50 µs
 /// of the end of a request of a quarter of it or more, they split from a quarter of it
 /// ([`PAR_WARM_MIN_LEN`]).
 ///
@@ -215,7 +217,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// inside [`ThreadPool::install`](rayon::ThreadPool::install)). The same bytes, the
     /// same position afterwards; requests shorter than
     /// [`par_min_len::<R>()`](crate::par_min_len) (2 MiB for ChaCha20; a quarter of it within
-    /// 1 ms of the end of a request that long) and one-thread pools take the sequential call.
+    /// 50 µs of the end of a request that long) and one-thread pools take the sequential call.
     ///
     /// # Panics
     /// As `apply_keystream`: "end of keystream reached" if `buf` needs more keystream than
