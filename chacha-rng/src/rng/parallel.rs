@@ -232,5 +232,8 @@ mod tests {
         assert_eq!(threshold::<R8>(10, 11), PAR_WARM_MIN_LEN * 10 / 4);
         assert_eq!(threshold::<R12>(0, 11), PAR_MIN_LEN * 10 / 6);
         const { assert!(PAR_WARM_MIN_LEN < PAR_MIN_LEN) };
+        assert_eq!(threshold_for::<R20>(PAR_WARM_MIN_LEN - 1), usize::MAX, "too short to split");
+        assert_eq!(threshold_for::<R8>(PAR_WARM_MIN_LEN * 10 / 4 - 1), usize::MAX);
+        assert!(threshold_for::<R20>(PAR_WARM_MIN_LEN) <= PAR_MIN_LEN);
     }
 }
