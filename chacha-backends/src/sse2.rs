@@ -174,33 +174,6 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     }
 }
 
-/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
-/// block after those into the partial block `rest` (its whole keystream going to `tail`)
-/// if `rest` is not empty.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    let whole = head.len() / BLOCK_LEN;
-    xor_blocks(ks, head);
-    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
-        xor_partial(rows, rest, tail);
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-    let whole = buf.len() / BLOCK_LEN;
-    let (inp, out) = buf.into_raw();
-    for (b, rows) in ks.iter().enumerate().take(whole) {
-        let at = b * BLOCK_LEN;
-        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
-        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
-        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
-    }
-}
-
 /// Raw keystream: the same widths as [`xor_sse2`].
 // Never inlined: all SSE2 code of the module stays inside the three entry points, where
 // `scripts/check-sse2-isa.sh` finds it by name.
@@ -232,15 +205,6 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
         2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
         3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
         _ => store_blocks(rest, &sliced4::<R, V, false, 3, true>(state, counter, &heads).0),
-    }
-}
-
-/// Stores the first `out.len()` blocks of `ks` into `out`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store_blocks(out: &mut [Block], ks: &[Rows]) {
-    for (block, rows) in out.iter_mut().zip(ks) {
-        store_block(block, rows);
     }
 }
 
@@ -378,19 +342,9 @@ fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
 // Memory: every pointer load and store of the module.
 // ---------------------------------------------------------------------------------------
 
-/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
-///
-/// # Safety
-/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
-/// or disjoint.
-#[inline]
-#[target_feature(enable = "sse2")]
-unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
-    for (r, &k) in ks.iter().enumerate() {
-        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-}
+// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
+// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+super::rows128::rows128!(#[inline] #[target_feature(enable = "sse2")]);
 
 /// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
 /// pointers (in place) are fine.
@@ -407,24 +361,6 @@ unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
     // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
     // `inp`, which was read in full above.
     unsafe { _mm_storeu_si128(out.cast(), sum) };
-}
-
-/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
-/// XORed, 16 at a time from the registers and the last `len % 16` from `tail`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    store_block(tail, ks);
-    let len = rest.len();
-    let rows = len / 16;
-    let (head, mut bytes) = rest.split_at(rows * 16);
-    let (inp, out) = head.into_raw();
-    for (r, &k) in ks.iter().enumerate().take(rows) {
-        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
-        // disjoint: split from an InOutBuf).
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-    bytes.xor_in2out(&tail[rows * 16..len]);
 }
 
 /// A block's words as four rows.
@@ -453,15 +389,6 @@ fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
         // SAFETY: the same bytes of the output, buf.len() bytes equal to or disjoint from
         // the input (an InOutBuf guarantees both), read just above.
         unsafe { out.wrapping_add(8 * i).cast::<u64>().write_unaligned(v ^ k) };
-    }
-}
-
-/// Stores a block's four rows into `out`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store_block(out: &mut Block, ks: &Rows) {
-    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
-        store16(chunk.try_into().expect("16 bytes"), k);
     }
 }
 
