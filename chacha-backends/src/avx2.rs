@@ -348,7 +348,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     // chain computed during the set before.
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
-        let mut chain = column_chain8(&heads.now, counter, masks);
+        let mut chain = column_chain8(&heads.at_counter, counter, masks);
         while d.whole - done >= 8 {
             // SAFETY: blocks done..done+8 are whole blocks of the request.
             chain = unsafe { sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks) };

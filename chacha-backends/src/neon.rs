@@ -116,6 +116,11 @@ impl Kernel for Neon {
     }
 }
 
+/// The `CALLER` of a kernel called from [`xor_neon`] (see [`sliced`]).
+const IN_XOR: u8 = 0;
+/// The `CALLER` of a kernel called from [`fill_neon`].
+const IN_FILL: u8 = 1;
+
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [uint32x4_t; 4];
 
@@ -228,20 +233,20 @@ macro_rules! row_rounds {
 #[target_feature(enable = "neon")]
 fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let mut counter = state.counter();
-    // One step with a word-sliced kernel: its blocks XORed into `head`, or, if `head` has
+    // One step with a word-sliced kernel: its blocks XORed into `pending`, or, if `pending` has
     // fewer whole blocks, the request finished. A macro, so each width has its own call of
     // its kernel and its rows go from registers through the XOR (a slice chosen by a
     // `match` would go through the stack).
     macro_rules! sliced_step {
         ($ks:expr) => {{
             let ks = $ks;
-            if head.len() < ks.len() * BLOCK_LEN {
-                return finish(&ks, head, rest, tail);
+            if pending.len() < ks.len() * BLOCK_LEN {
+                return finish(&ks, pending, partial, tail);
             }
-            let (now, later) = head.split_at(ks.len() * BLOCK_LEN);
+            let (now, later) = pending.split_at(ks.len() * BLOCK_LEN);
             // Not `xor_blocks`: one instance shared by every caller stays out of line and
             // takes the rows through the stack.
             let (inp, out) = now.into_raw();
@@ -251,18 +256,18 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
                 // (split from an InOutBuf), and block b < ks.len() lies inside it.
                 unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
             }
-            head = later;
+            pending = later;
             counter = counter.wrapping_add(ks.len() as u64);
         }};
     }
     loop {
-        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+        match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
-            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
-            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
-            4..8 => sliced_step!(sliced::<R, V, 1, 4, 0>(state, counter)),
-            _ => sliced_step!(sliced::<R, V, 2, 8, 0>(state, counter)),
+            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
+            4..8 => sliced_step!(sliced::<R, V, 1, 4, IN_XOR>(state, counter)),
+            _ => sliced_step!(sliced::<R, V, 2, 8, IN_XOR>(state, counter)),
         }
     }
 }
@@ -277,18 +282,18 @@ fn fill_neon<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
             4..8 => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, 1, 4, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, 1, 4, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
             _ => {
                 let (now, later) = rest.split_at_mut(8);
-                store_blocks(now, &sliced::<R, V, 2, 8, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, 2, 8, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(8);
             }
@@ -329,12 +334,12 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// every NEON register there is, so a few words spill; the sets are interleaved anyway
 /// because one set alone leaves the pipes waiting on the 2-cycle chains (see the README).
 ///
-/// `SITE` only tells the call sites apart (`xor_neon` 0, `fill_neon` 1): each gets its own
+/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart: each gets its own
 /// instance, which LLVM inlines (an instance shared by two callers stays out of line and
 /// returns its rows through the stack, as in the `sse2` module).
 #[inline]
 #[target_feature(enable = "neon")]
-fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const SITE: u8>(
+fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; B] {
@@ -410,10 +415,10 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
 
 /// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
 /// interleaved (they cost about the latency of one while the SIMD pipes have room).
-/// `SITE`: as for [`sliced`].
+/// `CALLER`: as for [`sliced`].
 #[inline]
 #[target_feature(enable = "neon")]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; N] {

@@ -18,15 +18,15 @@
 /// `store16` (see the module docs).
 macro_rules! rows128 {
     ($(#[$attr:meta])*) => {
-        /// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have),
-        /// and the block after those into the partial block `rest` (its whole keystream
-        /// going to `tail`) if `rest` is not empty.
+        /// XORs the blocks of `ks` into the whole blocks of `blocks` (as many as both have),
+        /// and the block after those into the partial block `partial` (its whole keystream
+        /// going to `tail`) if `partial` is not empty.
         $(#[$attr])*
-        fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-            let whole = head.len() / BLOCK_LEN;
-            xor_blocks(ks, head);
-            if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
-                xor_partial(rows, rest, tail);
+        fn finish(ks: &[Rows], blocks: InOutBuf<'_, '_, u8>, partial: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+            let whole = blocks.len() / BLOCK_LEN;
+            xor_blocks(ks, blocks);
+            if let Some(rows) = ks.get(whole).filter(|_| !partial.is_empty()) {
+                xor_partial(rows, partial, tail);
             }
         }
 
@@ -65,18 +65,18 @@ macro_rules! rows128 {
         }
 
         /// The partial last block: its whole keystream to `tail`, its first
-        /// `rest.len() < 64` bytes XORed, 16 at a time from the registers and the last
+        /// `partial.len() < 64` bytes XORed, 16 at a time from the registers and the last
         /// `len % 16` from `tail`.
         $(#[$attr])*
-        fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        fn xor_partial(ks: &Rows, partial: InOutBuf<'_, '_, u8>, tail: &mut Block) {
             store_block(tail, ks);
-            let len = rest.len();
+            let len = partial.len();
             let rows = len / 16;
-            let (head, mut bytes) = rest.split_at(rows * 16);
-            let (inp, out) = head.into_raw();
+            let (in_rows, mut bytes) = partial.split_at(rows * 16);
+            let (inp, out) = in_rows.into_raw();
             for (r, &k) in ks.iter().enumerate().take(rows) {
-                // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
-                // disjoint: split from an InOutBuf).
+                // SAFETY: row r < len / 16 lies in `in_rows` (16·rows bytes in and out, equal
+                // or disjoint: split from an InOutBuf).
                 unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
             }
             bytes.xor_in2out(&tail[rows * 16..len]);

@@ -88,6 +88,11 @@ impl Kernel for Simd128 {
     }
 }
 
+/// The `CALLER` of a kernel called from [`xor_simd128`] (see [`sliced`]).
+const IN_XOR: u8 = 0;
+/// The `CALLER` of a kernel called from [`fill_simd128`].
+const IN_FILL: u8 = 1;
+
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [v128; 4];
 
@@ -102,23 +107,23 @@ type Rows = [v128; 4];
 #[inline(never)]
 fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let mut counter = state.counter();
     loop {
-        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+        match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
-            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
-            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
+            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
             _ => {
-                let ks = sliced::<R, V, 0>(state, counter);
-                if head.len() < 4 * BLOCK_LEN {
-                    return finish(&ks, head, rest, tail);
+                let ks = sliced::<R, V, IN_XOR>(state, counter);
+                if pending.len() < 4 * BLOCK_LEN {
+                    return finish(&ks, pending, partial, tail);
                 }
-                let (now, later) = head.split_at(4 * BLOCK_LEN);
+                let (now, later) = pending.split_at(4 * BLOCK_LEN);
                 xor_blocks(&ks, now);
-                head = later;
+                pending = later;
                 counter = counter.wrapping_add(4);
             }
         }
@@ -134,12 +139,12 @@ fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
             _ => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
@@ -173,10 +178,10 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// The keystream of blocks `counter .. counter + 4` in rows, from one word-sliced set:
 /// lane `l` of `x[i]` is word `i` of block `counter + l`.
 ///
-/// `SITE` only tells the call sites apart (`xor_simd128` 0, `fill_simd128` 1), so each
+/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart, so each
 /// gets its own instance to inline (as in the `neon` and `sse2` modules).
 #[inline(always)]
-fn sliced<R: Rounds, V: Variant, const SITE: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
+fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
     let w = state.words();
     let mut x = [u32x4_splat(0); 16];
     for (v, &word) in x.iter_mut().zip(w) {
@@ -260,9 +265,9 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
 
 /// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
 /// interleaved (they cost about the latency of one while the vector units have room).
-/// `SITE`: as for [`sliced`].
+/// `CALLER`: as for [`sliced`].
 #[inline(always)]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; N] {

@@ -106,6 +106,16 @@ impl Kernel for Sse2 {
     }
 }
 
+/// The `CALLER` of [`sliced4`] in [`xor_sse2`]'s loop (one instance per call site, see
+/// `sliced4`).
+const IN_XOR_LOOP: u8 = 0;
+/// The `CALLER` of [`sliced4`] for the last 4 blocks in [`xor_sse2`].
+const IN_XOR_END: u8 = 1;
+/// The `CALLER` of [`sliced4`] in [`fill_sse2`]'s loop.
+const IN_FILL_LOOP: u8 = 2;
+/// The `CALLER` of [`sliced4`] for the last 4 blocks in [`fill_sse2`].
+const IN_FILL_END: u8 = 3;
+
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [__m128i; 4];
 
@@ -141,36 +151,41 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     // SAFETY: the caller's guarantee.
     let buf = unsafe { InOutBuf::from_raw(inp, out, len) };
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
-    let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
+    let left = |pending: &InOutBuf<'_, '_, u8>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
-    while left(&head) >= W {
-        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 0, true>(state, counter, &heads);
-        if head.len() < W * BLOCK_LEN {
+    while left(&pending) >= W {
+        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, IN_XOR_LOOP, true>(state, counter, &heads);
+        if pending.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
-            return finish(&ks[..W], head, rest, tail);
+            return finish(&ks[..W], pending, partial, tail);
         }
-        let (now, later) = head.split_at(W * BLOCK_LEN);
+        let (now, later) = pending.split_at(W * BLOCK_LEN);
         let (four, fifth) = now.split_at(4 * BLOCK_LEN);
         xor_blocks(&[b0, b1, b2, b3], four);
         if SCALAR_BLOCK {
             xor_words(&w4, fifth);
         }
-        head = later;
+        pending = later;
         counter = counter.wrapping_add(W as u64);
         if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
             // `Legacy`: word 13 was carried into.
             heads = Heads::at(state, counter);
         }
     }
-    match left(&head) {
+    match left(&pending) {
         0 => {}
-        1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
-        2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
-        3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
-        _ => finish(&sliced4::<R, V, false, 1, true>(state, counter, &heads).0, head, rest, tail),
+        1 => finish(&row_blocks::<R, V, 1>(state, counter), pending, partial, tail),
+        2 => finish(&row_blocks::<R, V, 2>(state, counter), pending, partial, tail),
+        3 => finish(&row_blocks::<R, V, 3>(state, counter), pending, partial, tail),
+        _ => finish(
+            &sliced4::<R, V, false, IN_XOR_END, true>(state, counter, &heads).0,
+            pending,
+            partial,
+            tail,
+        ),
     }
 }
 
@@ -184,7 +199,8 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut heads = Heads::at(state, counter);
     let mut rest = out;
     while rest.len() >= W {
-        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 2, true>(state, counter, &heads);
+        let ([b0, b1, b2, b3], w4) =
+            sliced4::<R, V, SCALAR_BLOCK, IN_FILL_LOOP, true>(state, counter, &heads);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -204,7 +220,7 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
         1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
         2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
         3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
-        _ => store_blocks(rest, &sliced4::<R, V, false, 3, true>(state, counter, &heads).0),
+        _ => store_blocks(rest, &sliced4::<R, V, false, IN_FILL_END, true>(state, counter, &heads).0),
     }
 }
 

@@ -305,19 +305,19 @@ pub(super) unsafe fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     let input = words8::<V>(w, counter);
     let mut x = input;
     for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-        x[i] = _mm256_set1_epi32(heads.now[i] as i32);
+        x[i] = _mm256_set1_epi32(heads.at_counter[i] as i32);
     }
     if V::COUNTER_WORDS == 2 {
         // `Legacy`: lanes whose word 13 was carried into (in one set of each 2^32 blocks)
         // take the words that depend on it from the other head.
         let wrapped = wrapped8(counter);
         for i in [1, 5, 9, 13] {
-            x[i] = _mm256_blendv_epi8(x[i], _mm256_set1_epi32(heads.carried[i] as i32), wrapped);
+            x[i] = _mm256_blendv_epi8(x[i], _mm256_set1_epi32(heads.word13_carried[i] as i32), wrapped);
         }
     }
     [x[0], x[4], x[8], x[12]] = chain;
     first_diagonal8(&mut x, m);
-    let mut next = column_chain8(&heads.now, counter.wrapping_add(8), m);
+    let mut next = column_chain8(&heads.at_counter, counter.wrapping_add(8), m);
     // Pinned here: see the docs above.
     schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
     rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);

@@ -121,7 +121,7 @@ pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
     tail: &mut Block,
 ) -> u64 {
     let mut heads = Heads::at(state, counter);
-    let mut chain = column_chain(&heads.now, counter);
+    let mut chain = column_chain(&heads.at_counter, counter);
     while io.len >= 16 * BLOCK_LEN {
         chain = sliced16_from_head::<R, V, XOR, true>(state, counter, &heads, chain, io, tail);
         counter = counter.wrapping_add(16);
@@ -152,7 +152,7 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     let input = sliced_input(state, counter);
     let mut x = input;
     for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-        x[i] = _mm512_set1_epi32(heads.now[i] as i32);
+        x[i] = _mm512_set1_epi32(heads.at_counter[i] as i32);
     }
     if V::COUNTER_WORDS == 2 {
         // `Legacy`: in lanes whose word 13 was carried into (none, except in the one set
@@ -161,12 +161,12 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
         let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         let carry = _mm512_cmplt_epu32_mask(input[12], lane);
         for i in [1, 5, 9, 13] {
-            x[i] = _mm512_mask_set1_epi32(x[i], carry, heads.carried[i] as i32);
+            x[i] = _mm512_mask_set1_epi32(x[i], carry, heads.word13_carried[i] as i32);
         }
     }
     [x[0], x[4], x[8], x[12]] = chain;
     sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
-    let mut next = column_chain(&heads.now, counter.wrapping_add(16));
+    let mut next = column_chain(&heads.at_counter, counter.wrapping_add(16));
     // Pinned here: see `sliced16_sets`.
     schedule_barrier!(zmm_reg; next[0], next[1], next[2], next[3]);
     for _ in 1..R::DOUBLE_ROUNDS {

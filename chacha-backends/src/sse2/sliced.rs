@@ -69,12 +69,12 @@ pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// (EMR) the vector and integer ALUs share three of their ports, and it still measured
 /// faster (DECISIONS.md, § sse2: the fifth block).
 ///
-/// `SITE` only tells the call sites apart: each gets its own instance, which LLVM inlines
+/// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its own instance, which LLVM inlines
 /// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
 /// 16 words through the stack).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const HEAD: bool>(
+pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
     state: &State<V>,
     counter: u64,
     heads: &Heads,
@@ -105,7 +105,7 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8,
         // from its words, then the column round's counter quarter round and what is left
         // of the diagonal round.
         for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-            x[i] = _mm_set1_epi32(heads.now[i] as i32);
+            x[i] = _mm_set1_epi32(heads.at_counter[i] as i32);
         }
         if V::COUNTER_WORDS == 2 {
             // `Legacy`: lanes whose word 13 was carried into take the words that depend on
@@ -113,7 +113,7 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8,
             let carried =
                 _mm_cmpeq_epi32(input[13], _mm_set1_epi32(((counter >> 32) as u32).wrapping_add(1) as i32));
             for i in [1, 5, 9, 13] {
-                let other = _mm_set1_epi32(heads.carried[i] as i32);
+                let other = _mm_set1_epi32(heads.word13_carried[i] as i32);
                 x[i] = _mm_or_si128(_mm_and_si128(carried, other), _mm_andnot_si128(carried, x[i]));
             }
         }
@@ -128,7 +128,10 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8,
         sliced_step!(x, rotl::<7, 25>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
         if SCALAR {
             let carried = V::COUNTER_WORDS == 2 && lane(4) >> 32 != counter >> 32;
-            y = finish_first_double_round(if carried { &heads.carried } else { &heads.now }, y[12]);
+            y = finish_first_double_round(
+                if carried { &heads.word13_carried } else { &heads.at_counter },
+                y[12],
+            );
         }
         double_rounds -= 1;
     }
