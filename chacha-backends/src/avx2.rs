@@ -1,48 +1,37 @@
 //! `avx2`: AVX2 kernels (x86_64; x86 with intrinsics-only rounds), 1 to 8 blocks per step.
 //!
-//! # Kernels and widths
-//!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 16 whole | `sliced8_from_head`, repeated: 8 word-sliced blocks, each set's first double round from the head | `x[i]` = word `i` of 8 blocks |
-//! | ≥ 8 (and 7, one block wasted) | `sliced8_whole` / `sliced8`: 8 word-sliced blocks in `ymm` | same |
-//! | 5, 6 | `rows6`: three chains of rows, interleaved (5: one block wasted) | 2 blocks per `__m256i`, one register per state row |
-//! | 3, 4 | `rows4`: two chains of rows (3: one block wasted) | same |
-//! | 2 | `rows2`: one chain of rows | same |
-//! | 1 | `rows1`: `__m128i` rows (also [`hchacha`](Kernel::hchacha)); a request of 1–64 bytes runs it alone, in `xor_avx2_one_block` | one row per `__m128i` |
+//! | ≥ 16 whole | `sliced8_from_head`, repeated: each set's first double round from the head | word-sliced: `x[i]` = word `i` of 8 blocks, block `j` in lane `j` |
+//! | ≥ 8 (and 7, one block wasted) | `sliced8_whole` / `sliced8` | same |
+//! | 5, 6 | `rows6`: three row chains (5: one block wasted) | rows: one register per state row, 2 blocks per `__m256i` |
+//! | 3, 4 | `rows4`: two row chains (3: one block wasted) | same |
+//! | 2 | `rows2`: one row chain | same |
+//! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
-//! A request never computes more than one block it does not use. Whole blocks are XORed
-//! from input to output straight out of registers (load, XOR, store); a partial last
-//! block's keystream goes to `tail` and its bytes are XORed from there in 32/16/8/4/2/1-byte
-//! pieces. `fill` uses the same kernels, storing raw keystream.
+//! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
+//! the entry points, the width rules (`run`), the output cursor (`Dest`, `emit`) and the
+//! rotate masks. Whole blocks are XORed straight out of registers; a partial last block's
+//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
+//! keystream from the same kernels.
 //!
-//! # Register plan and why
-//!
-//! - **Word-sliced, 8 blocks**: word `i` of 8 blocks in one `ymm`, block `j` in lane `j`;
-//!   the rounds need no shuffles, and `put8_whole!` transposes half a block at a time into
-//!   the XOR and the stores. 16 `ymm` cannot hold 16 words, two `vpshufb` masks and shift
-//!   temporaries, and LLVM spilled on the critical chains, so the double rounds of
-//!   `rounds8` are `asm!` with OpenSSL's register plan: words 0–7 and 12–15 in
-//!   `ymm0`–`ymm7`/`ymm12`–`ymm15`, two of the four `c` words in `ymm8`/`ymm9` and two in
-//!   memory (swapped once mid-round, the reload off the chain), `ymm10`/`ymm11` the
-//!   temporaries, the masks as memory operands (so LLVM cannot fold them into
-//!   `vpshuflw`/`vpshufhw` pairs).
-//! - **The head**: of 8 blocks' input words only word 12 differs between lanes, so a
-//!   request of two sets or more starts each set from the `head` module's words, and the
-//!   one counter-dependent quarter round (`column_chain8`) is computed during the set
-//!   before, where it overlaps that set's transpose.
-//! - **Rows**: a block's rows a, b, c, d in four registers; row `b` stays in place between
-//!   column and diagonal rounds and rows `a`, `c`, `d` turn (lane diagram at
-//!   `to_diagonals256`): `b` is the last row a quarter round finishes and the first the
-//!   next needs, so no shuffle sits on the chain. Independent chains interleave: two to
-//!   three cost about one chain's latency.
-//! - **Masks**: the intrinsics kernels take them from `Masks::new`, hidden from constant
-//!   folding behind an empty `asm!`, for the same reason as the memory operands above.
+//! Why:
+//! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two
+//!   `vpshufb` masks and the shift temporaries (LLVM spilled on the chains), so `rounds8` is
+//!   `asm!` on OpenSSL's register plan: two of the `c` words in memory, swapped mid-round
+//!   off the chain, the masks as memory operands (folded, LLVM made them
+//!   `vpshuflw`/`vpshufhw` pairs; `Masks::new` hides them from the intrinsics kernels too).
+//! - **The head**: only word 12 differs between the 8 lanes, so a request of two sets or
+//!   more starts each set from the `head` module's words, and the set's one counter quarter
+//!   round (`column_chain8`) runs during the set before, beside its transpose.
+//! - **Rows**: row `b` stays in place between column and diagonal rounds (lane diagram at
+//!   `to_diagonals256`), so no shuffle sits on the chain; two or three interleaved chains
+//!   cost about one chain's latency.
 //! - **No extra block in general-purpose registers**: free while the core's other hardware
 //!   thread is idle, slower while it is busy, and a library cannot know which.
 //!
-//! The figures behind each choice, what was rejected and how to measure it again:
-//! `DECISIONS.md` in this crate, § avx2 (and § Machine facts for the CPUs).
+//! Figures, rejected designs and how to measure them again: `DECISIONS.md` in this crate,
+//! § avx2 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -57,9 +46,8 @@ use chacha_core::{
 
 use crate::head::Heads;
 
-/// A rotate of each 32-bit lane of a `__m256i` by 16, 12, 8 or 7: `vpshufb` with the
-/// masks of `$m` ([`Masks`]) for 16 and 8, two shifts and an or for 12 and 7. Defined
-/// before the submodules, which use it.
+/// Each 32-bit lane rotated by 16 or 8 (`vpshufb`, [`Masks`]) or by 12 or 7 (two shifts
+/// and an or). Defined before the submodules, which use it.
 macro_rules! rotl256 {
     ($v:expr, 16, $m:expr) => {
         _mm256_shuffle_epi8($v, $m.r16)
@@ -122,15 +110,13 @@ impl Kernel for Avx2 {
         unsafe { hchacha_avx2::<R>(key, input) }
     }
 
-    /// Two `ymm` row chains (4 blocks) take about the time of one block's `xmm` chain
-    /// (DECISIONS.md, § avx2: widths).
+    /// Two `ymm` row chains (4 blocks) take about one `xmm` chain's time (DECISIONS.md).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
     }
 
-    /// 4 blocks side by side in 26-bit limbs (`poly1305.rs`) from `MIN_BLOCKS` blocks, the
-    /// remainder of fewer than 4 with the portable step.
+    /// 4 blocks side by side (`poly1305.rs`) from `MIN_BLOCKS` blocks on.
     #[inline]
     fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
         if blocks.len() < poly1305::MIN_BLOCKS {
@@ -142,12 +128,9 @@ impl Kernel for Avx2 {
     }
 }
 
-/// Where a request's keystream goes: XORed from `inp` into `out`, or written raw to `out`.
-///
-/// Blocks `0..whole` are whole; block `whole`, if the request has it, is the partial last
-/// block, whose keystream goes to `tail` (null for raw keystream, which has none). The
-/// writers check these bounds with `debug_assert!` (the kernels' width arithmetic keeps
-/// them; the tests run with debug assertions).
+/// Where a request's keystream goes: XORed from `inp` into `out`, or raw to `out`. Blocks
+/// `0..whole` are whole; block `whole`, if requested, is the partial one, whose keystream
+/// goes to `tail` (null for raw keystream). [`emit`] checks this with `debug_assert!`.
 #[derive(Clone, Copy)]
 struct Dest {
     inp: *const u8,
@@ -157,7 +140,6 @@ struct Dest {
 }
 
 /// Reads 32 bytes at `p`.
-///
 /// # Safety
 /// `p` is valid for reading 32 bytes.
 #[target_feature(enable = "avx2")]
@@ -168,7 +150,6 @@ unsafe fn load32(p: *const u8) -> __m256i {
 }
 
 /// Reads 16 bytes at `p`.
-///
 /// # Safety
 /// `p` is valid for reading 16 bytes.
 #[target_feature(enable = "avx2")]
@@ -179,7 +160,6 @@ unsafe fn load16(p: *const u8) -> __m128i {
 }
 
 /// Writes 32 bytes at `p`.
-///
 /// # Safety
 /// `p` is valid for writing 32 bytes.
 #[target_feature(enable = "avx2")]
@@ -190,7 +170,6 @@ unsafe fn store32(p: *mut u8, v: __m256i) {
 }
 
 /// Emits block `i` of the request, given as its two 32-byte halves.
-///
 /// # Safety
 /// `i <= d.whole`; `d.inp` (if `XOR`) and `d.out` are valid for `d.whole` blocks, and
 /// `d.tail` for 64 bytes if `i == d.whole`.
@@ -222,9 +201,7 @@ unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
     }
 }
 
-/// XORs `n < 64` bytes of `ks` into `inp`, writing `out`: in 32-, 16-, 8-, 4-, 2- and
-/// 1-byte pieces, so a short message costs a few loads, not a byte loop.
-///
+/// `out = inp ^ ks` for `n < 64` bytes, in 32-, 16-, 8-, 4-, 2- and 1-byte pieces.
 /// # Safety
 /// `inp` and `out` valid for `n` bytes (the same or not overlapping), `ks` for 64.
 #[target_feature(enable = "avx2")]
@@ -263,11 +240,8 @@ unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
     let _ = k;
 }
 
-/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes.
-///
-/// The destination comes as scalars, in registers: a [`Dest`] argument (four words) goes
-/// through memory in the Rust ABI, four stores on every call (see `avx512::run`).
-///
+/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes. Scalar
+/// arguments, not a [`Dest`]: the Rust ABI passes a struct of four words through memory.
 /// # Safety
 /// `inp` and `out` are valid for `len` bytes (the same or not overlapping), `tail` for 64.
 #[target_feature(enable = "avx2")]
@@ -289,15 +263,10 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
     }
 }
 
-/// A request of one block or less (`1 <= len <= 64`: a short message): [`rows1`] alone, in a
-/// function of its own: inside [`xor_avx2`], whose frame serves the 8-block loop and its
-/// out-of-line kernel calls, a short message also paid its register saves and spills.
-///
-/// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
-/// nonce words into one 16-byte load of row d, which spans the counter's own 4-byte store
-/// and so cannot be store-forwarded (see [`rows1`]; figures in DECISIONS.md, § Shared by the
-/// x86 backends).
-///
+/// A request of 1–64 bytes: [`rows1`] alone, without [`xor_avx2`]'s frame (register saves
+/// and spills for the 8-block loop). `counter` comes from the caller: read here, LLVM
+/// joined it with the nonce words into a 16-byte load that cannot be store-forwarded from
+/// the counter's 4-byte store (DECISIONS.md, § Shared by the x86 backends).
 /// # Safety
 /// As [`xor_avx2`].
 #[target_feature(enable = "avx2")]
@@ -319,9 +288,7 @@ unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     }
 }
 
-/// Raw keystream for `blocks` whole blocks at `out` (arguments in registers, as for
-/// [`xor_avx2`]).
-///
+/// Raw keystream for `blocks` whole blocks at `out`.
 /// # Safety
 /// `out` is valid for writing `64 * blocks` bytes.
 #[target_feature(enable = "avx2")]
@@ -332,9 +299,7 @@ unsafe fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: *mut u8, block
     unsafe { run::<R, V, false>(state, blocks, d) }
 }
 
-/// Picks the kernels for `blocks` blocks: 8 at a time, then the narrowest kernels that
-/// cover the rest.
-///
+/// The width rules (the module header's table) for `blocks` blocks.
 /// # Safety
 /// As [`emit`], for blocks `0..blocks`.
 #[target_feature(enable = "avx2")]
@@ -343,9 +308,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
-    // Sets of 8 whole blocks (the bulk): no per-block test for the partial block. Two
-    // sets or more start from the head (see `sliced8_from_head`), with each set's column
-    // chain computed during the set before.
+    // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.at_counter, counter, masks);
@@ -428,9 +391,8 @@ impl Masks {
         let mut r16 = unsafe { load32(ROT16.as_ptr()) };
         // SAFETY: as above.
         let mut r8 = unsafe { load32(ROT8.as_ptr()) };
-        // An empty `asm!` that LLVM must assume changes the registers: it cannot see the
-        // masks' values afterwards, so it cannot constant-fold them and rewrite the rotates
-        // (see the module header); costs nothing but the two loads.
+        // An empty `asm!` hides the values from LLVM, which would otherwise fold the masks
+        // and rewrite the rotates (see the module header).
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the asm is empty.
         unsafe {

@@ -1,51 +1,34 @@
-//! `avx512`: AVX-512 (F + VL + BW) kernels for x86 and x86_64.
-//!
-//! # Kernels and widths
-//! A request of `n` blocks (a partial last block counts) runs, widest first, never
-//! computing more than one block it does not use:
+//! `avx512`: AVX-512 (F + VL + BW) kernels for x86 and x86_64, 1 to 16 blocks per step.
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 31 | `sliced16_sets`: 16 blocks in zmm, repeated, each set from the head; one spare lane for a last 15 | word-sliced |
-//! | 15 … 30 | `sliced16`: 16 blocks in zmm, once; one spare lane for 15 | word-sliced |
-//! | 1 … 14 | `rows1` … `rows14`: 1 to 4 independent row chains of xmm (1 block), ymm (2) or zmm (4); a request of 1–64 bytes runs `rows1` alone, in `run_one_block`; one-chain kernels step in the form this CPU runs faster (`RotateForm`) | rows |
+//! | ≥ 31 | `sliced16_sets`: 16 blocks, repeated, each set from the head; one spare lane for a last 15 | word-sliced: zmm `i` = word `i` of 16 blocks, lane `j` = block `counter + j` |
+//! | 15 … 30 | `sliced16`: 16 blocks, once; one spare lane for 15 | same |
+//! | 1 … 14 | `rows1` … `rows14`: 1 to 4 row chains of xmm (1 block), ymm (2) or zmm (4); 1–64 bytes run `rows1` alone, in `run_one_block` | rows: a block's rows a, b, c, d in four vectors, one block per 128-bit lane |
 //!
-//! - **Word-sliced** (`sliced16`): vector `i` holds state word `i` of 16 blocks (lane
-//!   `j` = block `counter + j`), so the rounds need no shuffles: per double round 32
-//!   `vpaddd`, 32 `vpxord`, 32 `vprold` (`_mm512_rol_epi32`), no spills, in 32 zmm
-//!   registers. The feed-forward is followed by one 16×16 transpose (`transpose_16`) and
-//!   the XOR with the input, 64 bytes at a time, fused into the stores.
-//! - **The head** (`sliced16_sets`): of 16 blocks' input words only word 12, the counter,
-//!   differs between lanes, so 41 of the first double round's 96 instructions compute the
-//!   same value in every lane (the `head` module). A request of two sets or more does
-//!   them once, in scalar code, and starts each of its sets from those words; the
-//!   one quarter round of the first column round that is left, (0, 4, 8, 12), is computed a
-//!   set early (`column_chain`), where it overlaps the set before.
-//! - **Rows** (`Rows`): a block's four rows (a = words 0–3, b = 4–7, c = 8–11,
-//!   d = 12–15) in four vectors, one block per 128-bit lane; the diagonal round is
-//!   `vpshufd` within lanes on rows a, c and d (b, the row each round ends on, stays in
-//!   place, so the shuffles are off the dependency chain). Up to four independent chains
-//!   interleave step by step: each is a dependent chain, so two to four cost about one
-//!   chain's latency. `hchacha` is the 1-block row path without the feed-forward.
-//! - **Split rotates** (`RotateForm`): the one-chain kernels (1 and 2 blocks, `hchacha`) have
-//!   a second step form, `(d ^ a) <<< n` as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one
-//!   `vpternlogd`, 3 cycles a step by the latency tables; `detect` picks it where `vprold`
-//!   takes 2 cycles (AMD Zen 4: 4 cycles with it) and keeps `vprold` on Intel.
-//! - **Partial last block**: byte-masked loads and stores (AVX-512BW; one 64-bit mask,
-//!   or one 16-bit mask per row in the 1- and 2-block kernels, which XOR each 16-byte row
-//!   where it lies instead of joining rows; masked-off bytes cannot fault) and its whole
-//!   keystream to `tail`. `fill` (raw keystream) runs the same
-//!   width rules without the XOR.
-//! - **No extra block in general-purpose registers**, and `vprold` for every rotate (no
-//!   `vpshufb` for 16 and 8): both alternatives measured slower.
+//! `avx512/sliced16.rs` holds the word-sliced kernel, `avx512/rows.rs` the row kernels;
+//! this file the entry points, the output cursor (`Io`) and the width rules (`run`).
 //!
-//! Every entry point is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]` and so
-//! is every helper inlined into it (no intrinsic is left out of line; the double rounds
-//! are macros so that no array of vectors goes through memory).
+//! Why:
+//! - **Word-sliced**: no shuffles in the rounds (32 `vpaddd`, 32 `vpxord`, 32 `vprold` a
+//!   double round, no spills in 32 zmm), one 16×16 transpose fused into the XOR and stores.
+//! - **The head**: only word 12 differs between lanes, so 41 of the first double round's 96
+//!   instructions are done once, in scalar code (`head` module), and the one counter
+//!   quarter round left (`column_chain`) runs a set early, beside the set before.
+//! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
+//!   chain); two to four interleaved chains cost about one chain's latency.
+//! - **Split rotates** (`RotateForm`): the one-chain kernels (1 and 2 blocks, `hchacha`) can
+//!   step as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one `vpternlogd`; `detect` picks it
+//!   where `vprold` takes 2 cycles (AMD Zen 4) and keeps `vprold` on Intel.
+//! - **Partial last block**: byte-masked loads and stores (masked-off bytes cannot fault),
+//!   its whole keystream to `tail`. `fill` runs the same width rules without the XOR.
+//! - **No extra block in general-purpose registers**, and `vprold` for every rotate: the
+//!   alternatives measured slower.
 //!
-//! Measured: the figures behind each choice (instruction counts, the head, the step forms
-//! per CPU), what was rejected and how to measure it again are in `DECISIONS.md` in this
-//! crate, § avx512 (and § Machine facts for the CPUs).
+//! Every function is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]`, so no
+//! intrinsic is left out of line; the double rounds are macros, so no array of vectors goes
+//! through memory. Figures, rejected designs and how to measure them again: `DECISIONS.md`
+//! in this crate, § avx512 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
@@ -83,25 +66,20 @@ pub struct Avx512 {
     ifma: Option<poly1305::Ifma>,
 }
 
-/// The step form of the row kernels with one chain (1 block in xmm, 2 in ymm: requests of
-/// up to 128 bytes, and `hchacha`): a dependent chain, so the faster form is the one with
-/// the shorter latency per step, and that depends on the CPU's `vprold` latency. Both
-/// forms give the same bytes; both are tested on every CPU with AVX-512 (the module's
-/// tests).
+/// The step form of the one-chain row kernels (1 block in xmm, 2 in ymm, `hchacha`): the
+/// one with the shorter latency per step on this CPU. Both are tested on every CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum RotateForm {
     /// add, xor, `vprold`: 3 cycles a step where `vprold` takes 1 (Intel).
     Rotate,
     /// add, two shifts side by side, `vpternlogd` ([`rows::Rows::ad_split`]): 3 cycles a step
-    /// on every CPU, so faster where `vprold` takes 2 (AMD Zen 4: 4 cycles with it). On
-    /// Intel it measured slower (see the module docs, "Measured").
+    /// everywhere, so faster where `vprold` takes 2 (AMD Zen 4); slower on Intel.
     Split,
 }
 
-/// [`RotateForm::for_this_cpu`]'s answer, read once per process: 0 until the first
-/// [`Avx512::detect`], then 1 (`Rotate`) or 2 (`Split`). CPUID is serialising and traps to
-/// the hypervisor on a virtual machine (thousands of cycles), and every `ChaCha20::new`,
-/// seeded RNG and AEAD message reaches `detect`: after the first, it is this load.
+/// [`RotateForm::for_this_cpu`]'s answer, cached: 0 until the first [`Avx512::detect`],
+/// then 1 (`Rotate`) or 2 (`Split`). CPUID traps to the hypervisor on a virtual machine,
+/// and every new cipher, RNG and AEAD message reaches `detect`.
 static ROTATE_FORM: AtomicU8 = AtomicU8::new(0);
 
 impl RotateForm {
@@ -309,7 +287,6 @@ impl<const XOR: bool> Io<'_, XOR> {
     }
 
     /// The cursor back from [`Io::into_parts`].
-    ///
     /// # Safety
     /// `inp`, `out` and `len` come from `into_parts` of an `Io` with the same `XOR`, and
     /// its buffer is still borrowed for the new one's lifetime.
@@ -466,20 +443,10 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 // Width rules.
 // ---------------------------------------------------------------------------------------
 
-/// Every block of the request, widest kernel first, never more than one block computed
-/// that the request does not use:
-///
-/// | blocks left | kernel |
-/// |---|---|
-/// | ≥ 15 | 16 word-sliced in zmm, repeated (one spare lane for 15) |
-/// | 1 … 14 | rows: 1 to 4 independent chains of xmm (1 block), ymm (2), zmm (4) |
-///
-/// The cursor comes as the three words of [`Io::into_parts`]: rebuilt here, it lives in
-/// registers. Passed as `&mut Io` (or as an `Io`, which the Rust ABI passes through
-/// memory), the caller stored it and every block written stored it back, and a fresh
-/// message's stores bound how far the next message can start early while the core's other
-/// hardware thread is busy (DECISIONS.md, § Shared by the x86 backends).
-///
+/// Every block of the request, by the module header's width rules. The cursor comes as
+/// the three words of [`Io::into_parts`], so that it lives in registers: as an `Io` or
+/// `&mut Io` it went through memory, a store per block written (DECISIONS.md, § Shared by
+/// the x86 backends).
 /// # Safety
 /// As [`Io::from_parts`].
 #[inline]
@@ -495,12 +462,9 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Io::<XOR>::from_parts(inp, out, len) };
     let mut counter = state.counter();
-    // 15 blocks may use the 16-wide kernel (one spare lane), 14 may not.
-    // The bulk: 16 whole blocks at a time, written straight from registers. The last 15
-    // or 16 blocks, if one is partial or missing, take the other instance. (With one
-    // instance for both, `put_all`, shared with the 4-block rows, stayed out of line: the
-    // call stored the 16 blocks, reloaded them and reloaded the 14 input words the callee
-    // may clobber: DECISIONS.md, § avx512: keeping the 16-block kernel inline.)
+    // 16 whole blocks at a time; a last 15 or 16 with a partial or missing block take the
+    // other instance (one instance for both stayed out of line: DECISIONS.md, § avx512:
+    // keeping the 16-block kernel inline).
     if io.blocks() >= 31 {
         // Two sets or more: each set starts from the head.
         counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
@@ -529,13 +493,9 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     }
 }
 
-/// A request of one block or less (`1 <= len <= 64`: a short message): `rows1` alone, in
-/// a function of its own, without [`run`]'s frame (aligned for the wide kernels' spills).
-///
-/// `counter` is `state.counter()`, read by the caller: read here, LLVM joined it with the
-/// nonce words into one 16-byte load of row d, which spans the counter's own 4-byte store
-/// and so cannot be store-forwarded (DECISIONS.md, § Shared by the x86 backends).
-///
+/// A request of 1–64 bytes: `rows1` alone, without [`run`]'s frame. `counter` comes from the
+/// caller: read here, it joined a 16-byte load that cannot be store-forwarded from the
+/// counter's 4-byte store (DECISIONS.md, § Shared by the x86 backends).
 /// # Safety
 /// As [`run`].
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]

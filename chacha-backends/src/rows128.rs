@@ -4,7 +4,7 @@
 //! = bytes `16r .. 16r + 16`), and all write it the same way: XORed from input to output
 //! straight out of the registers for whole blocks, through `tail` for a partial last block,
 //! stored as it is for raw keystream. Only the vector type, the feature attributes and the
-//! two 16-byte primitives differ, so each module instantiates [`rows128!`] with its
+//! two 16-byte primitives differ, so each module instantiates `rows128!` with its
 //! attributes, next to its own `Rows` type and these two functions:
 //!
 //! ```text

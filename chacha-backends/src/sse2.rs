@@ -1,47 +1,34 @@
-//! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2.
+//! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2, 1 to 5 blocks per step.
 //!
-//! Every function that runs vector code enables `sse2` and nothing else, and no intrinsic
-//! or instruction from a later extension appears (no SSSE3 `pshufb`, no SSE4.1): the
-//! 16-bit rotation is two word shuffles (`pshuflw`, `pshufhw`), the 12/8/7-bit ones two
-//! shifts and an `or`. `scripts/check-sse2-isa.sh` checks the disassembly of a release build
-//! for it (with `ssse3` merely *enabled*, LLVM turns the word shuffles into `pshufb` on its
-//! own). The three entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are
-//! `#[inline(never)]` so that all of this code sits in functions of this module, where the
-//! script finds it.
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 5 (x86: ≥ 4) | `sliced4` with a fifth block in general-purpose registers (x86_64) | word-sliced: register `i` = word `i` of 4 blocks, lane `b` = block `counter + b` |
+//! | 4 | `sliced4` | same |
+//! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha, N = 1) | rows: one block in 4 registers, one row each |
 //!
-//! # Widths (blocks per call)
-//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
-//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
-//! computes a block it does not need. `fill` follows the same rules.
+//! `sse2/sliced.rs` holds the word-sliced kernel; this file the entry points, the row
+//! kernel, the rotates and the memory helpers. No request computes a block it does not
+//! need; `fill` follows the same rules.
 //!
-//! # Kernels
-//! - **Word-sliced, 4 blocks** (`sliced4`): register `i` holds state word `i` of 4
-//!   consecutive blocks, so a quarter round is 4 × (add, xor, rotate) on whole registers and
-//!   needs no shuffles; a 4×4 transpose with `punpck*` turns the 16 words back into the 4
-//!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
-//!   in 16 xmm registers (x86_64) leave no room for temporaries, so the quarter rounds run
-//!   in pairs (10 registers) while the other pair's words wait, a few of them on the stack,
-//!   off the chains being computed.
-//! - **+1 block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): the same loop also
-//!   computes a fifth block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs,
-//!   on the integer ALUs the vector code leaves idle. Not on x86: 7 general registers cannot
-//!   hold 16 words. Its keystream stays in general-purpose registers and is XORed into the
-//!   data 8 bytes at a time (`xor_words`): packing it into `xmm` rows cost more.
-//! - **The head**: of the input words only word 12 (the counter) differs between the
-//!   blocks of a step, so about 40 % of the first double round computes the same words in
-//!   every lane and in the fifth block. The crate's `head` module does that once per call, in
-//!   scalar code; each step starts its lanes and its fifth block from those words, runs
-//!   the column round's counter quarter round and what is left of the diagonal round, and
-//!   then one double round fewer.
-//! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
-//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back (row b
-//!   stays in place); N blocks interleave their N independent chains, which cost about one
-//!   chain's latency while the vector ports have room. HChaCha is the 1-block form without
-//!   the final add.
+//! SSE2 and nothing later: the 16-bit rotate is two word shuffles (`pshuflw`, `pshufhw`;
+//! with `ssse3` merely enabled LLVM makes them `pshufb`), 12/8/7 two shifts and an `or`.
+//! The entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` and
+//! hold all of the module's vector code, where `scripts/check-sse2-isa.sh` checks it.
 //!
-//! The figures behind each choice, what was rejected (among others the double round in
-//! `asm!`, and row d without a 16-byte load) and how to measure it again: `DECISIONS.md`
-//! in this crate, § sse2 (and § Machine facts for the CPUs).
+//! Why:
+//! - **Word-sliced**: no shuffles in the rounds; a `punpck*` transpose turns the words into
+//!   rows XORed straight into the data. 16 words fill the 16 xmm registers, so the quarter
+//!   rounds run in pairs while the other pair's words wait, a few on the stack.
+//! - **A fifth block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): scalar
+//!   `add`/`xor`/`rol` interleaved with the vector pairs, on ALUs the vector code leaves
+//!   idle, XORed 8 bytes at a time (`xor_words`). x86 has too few registers.
+//! - **The head**: only word 12 differs between the blocks of a step, so the `head` module
+//!   does about 40 % of the first double round once per call.
+//! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
+//!   chain); N interleaved chains cost about one chain's latency.
+//!
+//! Figures, rejected designs (among others the double round in `asm!`) and how to measure
+//! them again: `DECISIONS.md` in this crate, § sse2 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
@@ -69,7 +56,7 @@ use sliced::{SCALAR_BLOCK, W, sliced4};
 pub struct Sse2(());
 
 impl Sse2 {
-    /// `Some` if this CPU has SSE2 (every x86_64 CPU, and x86 ones since the Pentium 4).
+    /// `Some` if this CPU has SSE2 (every x86_64 CPU, x86 ones since the Pentium 4).
     pub fn detect() -> Option<Self> {
         cpufeatures::new!(cpuid_sse2, "sse2");
         cpuid_sse2::get().then_some(Sse2(()))
@@ -98,22 +85,18 @@ impl Kernel for Sse2 {
         unsafe { hchacha_sse2::<R>(key, input) }
     }
 
-    /// The 4-block word-sliced kernel costs less per block than one row chain, so short
-    /// calls are worth batching by 4 (DECISIONS.md, § sse2: the word-sliced loop).
+    /// The 4-block word-sliced kernel costs less per block than one row chain (DECISIONS.md).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
     }
 }
 
-/// The `CALLER` of [`sliced4`] in [`xor_sse2`]'s loop (one instance per call site, see
-/// `sliced4`).
+// The `CALLER`s of `sliced4`, one instance per call site: the loop and the last 4 blocks
+// of `xor_sse2` and of `fill_sse2`.
 const IN_XOR_LOOP: u8 = 0;
-/// The `CALLER` of [`sliced4`] for the last 4 blocks in [`xor_sse2`].
 const IN_XOR_END: u8 = 1;
-/// The `CALLER` of [`sliced4`] in [`fill_sse2`]'s loop.
 const IN_FILL_LOOP: u8 = 2;
-/// The `CALLER` of [`sliced4`] for the last 4 blocks in [`fill_sse2`].
 const IN_FILL_END: u8 = 3;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
@@ -123,22 +106,11 @@ type Rows = [__m128i; 4];
 // Entry points: the width rules.
 // ---------------------------------------------------------------------------------------
 
-/// Fused XOR. While at least 5 blocks (the last one maybe partial) are left, 5 at a time
-/// (4 word-sliced + 1 in general-purpose registers; 4 on x86), then 4 word-sliced if 4 are
-/// left, then the last 1–3 with the row kernel, their chains interleaved (for 3 blocks
-/// faster than the 4-wide kernel: DECISIONS.md, § sse2: row chains for 1–3 blocks). No
-/// call computes a block the request does not need. The wide kernel has one call site
-/// per width here, so it is inlined and its output goes from registers through the
-/// transpose straight into the XOR.
-///
-/// The buffer comes as the parts of an `InOutBuf` (pointers and length in registers): an
-/// `InOutBuf` argument, three words, goes through memory in the Rust ABI, three stores on
-/// every call (see `avx512::run`).
-///
+/// Fused XOR, by the module header's widths. The buffer comes as an `InOutBuf`'s parts, in
+/// registers (the Rust ABI passes a struct of three words through memory).
 /// # Safety
 /// `inp`, `out` and `len` are the parts of an `InOutBuf` borrowed for this call.
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 unsafe fn xor_sse2<R: Rounds, V: Variant>(
@@ -190,8 +162,7 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
 }
 
 /// Raw keystream: the same widths as [`xor_sse2`].
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
@@ -225,8 +196,7 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
 }
 
 /// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
@@ -249,8 +219,7 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 // Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
 // ---------------------------------------------------------------------------------------
 
-/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
-/// interleaved (they cost about the latency of one while the vector ports have room).
+/// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 #[inline]
 #[target_feature(enable = "sse2")]
 fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: u64) -> [Rows; N] {
@@ -278,10 +247,8 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: 
 fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
     for _ in 0..R::DOUBLE_ROUNDS {
         row_quarter_rounds(x);
-        // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
-        // c, rotate 7) and the first one the next round reads (a += b), so shuffling it would
-        // add a shuffle to every round's chain; a, c and d are finished earlier and turn while
-        // b is computed. Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+        // Columns to diagonals, row b in place (the last row a round writes and the first
+        // the next reads). Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
         //
         //   a = [a0 a1 a2 a3] -> pshufd 0x93 -> [a3 a0 a1 a2]
         //   b = [b0 b1 b2 b3]                   [b0 b1 b2 b3]
@@ -296,8 +263,7 @@ fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
             rows[3] = _mm_shuffle_epi32::<0x4e>(rows[3]);
         }
         row_quarter_rounds(x);
-        // Diagonals back to columns: the inverse lane rotations (0x39 undoes 0x93 and back,
-        // 0x4e is its own inverse).
+        // Back to columns: the inverse rotations (0x39 and 0x93 undo each other).
         for rows in x.iter_mut() {
             rows[0] = _mm_shuffle_epi32::<0x39>(rows[0]);
             rows[2] = _mm_shuffle_epi32::<0x93>(rows[2]);
@@ -332,8 +298,7 @@ fn row_quarter_rounds<const N: usize>(x: &mut [Rows; N]) {
 // Rotations: SSE2 has no rotate and no byte shuffle (`pshufb` is SSSE3).
 // ---------------------------------------------------------------------------------------
 
-/// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped, in two word
-/// shuffles (one instruction fewer than the shifts and `or`, same latency).
+/// Each 32-bit lane rotated left by 16: its 16-bit halves swapped by two word shuffles.
 ///
 /// ```text
 ///   16-bit words  [w0 w1 | w2 w3 | w4 w5 | w6 w7]      (lane = wN wN+1, low word first)
@@ -362,12 +327,9 @@ fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
 // row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
 super::rows128::rows128!(#[inline] #[target_feature(enable = "sse2")]);
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
-/// pointers (in place) are fine.
-///
+/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
 /// # Safety
-/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
-/// or disjoint.
+/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
 #[inline]
 #[target_feature(enable = "sse2")]
 unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
@@ -388,13 +350,11 @@ fn rows_of(w: &[u32; 16]) -> Rows {
     })
 }
 
-/// XORs one block of keystream words into the 64 bytes of `buf`, 8 bytes at a time in
-/// general-purpose registers (the fifth block of [`sliced4`] is computed there, and
-/// moving its words into `xmm` rows cost more than this). Little-endian: word `i` is
-/// bytes `4i .. 4i + 4`.
+/// XORs one block of keystream words (the fifth of [`sliced4`]) into the 64 bytes of
+/// `buf`, 8 bytes at a time in general-purpose registers (cheaper than `xmm` rows).
 #[inline]
 fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
-    // Never fires (the callers split off exactly one block); LLVM drops the check there.
+    // Never fires (the callers split off one block); LLVM drops the check.
     assert_eq!(buf.len(), BLOCK_LEN, "one block");
     let (inp, out) = buf.into_raw();
     for i in 0..8 {

@@ -26,9 +26,7 @@ macro_rules! qr_rows256 {
     };
 }
 
-/// From columns to diagonals and back, leaving row b in place so that no shuffle sits on
-/// the critical chain (b is the last row a quarter round finishes and the first the next
-/// one needs):
+/// From columns to diagonals, row b in place (no shuffle on the chain):
 ///
 /// ```text
 ///   lane:        0   1   2   3
@@ -77,8 +75,7 @@ fn input_rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
     };
     let d = row_d::<V>(w, counter);
     let d = _mm256_broadcastsi128_si256(_mm_setr_epi32(d[0] as i32, d[1] as i32, d[2] as i32, d[3] as i32));
-    // The high lane's block is one further: a 64-bit add carries into word 13 for the
-    // 64-bit counter; a 32-bit add never touches the nonce.
+    // The high lane's block is one further (a 64-bit add carries into word 13 for `Legacy`).
     let one = _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0);
     let d = if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, one) } else { _mm256_add_epi32(d, one) };
     [row(0), row(4), row(8), d]
@@ -94,7 +91,6 @@ fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
 
 /// Emits the two blocks of a row-layout state (after the feed-forward), the high lane's
 /// block only if `both`.
-///
 /// # Safety
 /// As [`emit`], for block `base` (and `base + 1` if `both`).
 #[target_feature(enable = "avx2")]
@@ -113,7 +109,6 @@ unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both
 }
 
 /// Blocks `base`, `base + 1`: one chain of rows.
-///
 /// # Safety
 /// As [`emit`], for both blocks.
 #[target_feature(enable = "avx2")]
@@ -144,7 +139,6 @@ pub(super) unsafe fn rows2<R: Rounds, V: Variant, const XOR: bool>(
 }
 
 /// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
-///
 /// # Safety
 /// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
@@ -190,7 +184,6 @@ pub(super) unsafe fn rows4<R: Rounds, V: Variant, const XOR: bool>(
 }
 
 /// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
-///
 /// # Safety
 /// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
@@ -263,10 +256,8 @@ macro_rules! qr_rows128 {
     };
 }
 
-/// The rounds of one block in `__m128i` rows (`R` the round count, `rows` an array of the
-/// four input rows); evaluates to the rows after the rounds. A macro, not a function: as an
-/// `#[inline]` function LLVM kept it out of line in one instance of the short-message path
-/// (ChaCha12 in the report binary), the rows going to the stack and back around a call.
+/// The rounds of one block in `__m128i` rows (`$rows`: the four input rows). A macro: as an
+/// `#[inline]` function it stayed out of line in one instance, its rows through the stack.
 macro_rules! rounds1_xmm {
     ($r:ty, $rows:expr) => {{
         let m = Masks::new();
@@ -287,7 +278,6 @@ macro_rules! rounds1_xmm {
 }
 
 /// Block `base`.
-///
 /// # Safety
 /// As [`emit`], for that block.
 #[target_feature(enable = "avx2")]
@@ -298,11 +288,9 @@ pub(super) unsafe fn rows1<R: Rounds, V: Variant, const XOR: bool>(
     d: Dest,
     base: usize,
 ) {
-    // Rows a, b, c straight from the state; row d from the counter register and the nonce
-    // words only. Nothing may load word 12 (or 13) as part of a wider load: `State`
-    // stores the counter alone after every call, and a load that spans a recent smaller
-    // store cannot be store-forwarded — it waits ~20 cycles on the chain (DECISIONS.md,
-    // § Shared by the x86 backends).
+    // Row d from the counter register and the nonce words: a wider load spanning the
+    // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
+    // DECISIONS.md, § Shared by the x86 backends).
     // SAFETY: `w` has 64 readable bytes.
     let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
     let [d0, d1, d2, d3] = row_d::<V>(w, counter);

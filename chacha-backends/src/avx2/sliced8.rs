@@ -48,9 +48,8 @@ fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
     }
 }
 
-/// Two quarter rounds of the word-sliced state in `asm!`, side by side, on fixed
-/// registers: `t0`/`t1` are the shift temporaries of the first/second; the `vpshufb`
-/// masks are memory operands at `{s} + 128` (rotate by 16) and `{s} + 160` (by 8).
+/// Two quarter rounds side by side in `asm!`; the `vpshufb` masks are memory operands at
+/// `{s} + 128` (rotate by 16) and `{s} + 160` (by 8).
 #[cfg(target_arch = "x86_64")]
 #[rustfmt::skip]
 macro_rules! qr8x2_asm {
@@ -96,18 +95,17 @@ macro_rules! qr8x2_asm {
     };
 }
 
-/// The rounds of the word-sliced state, with OpenSSL's register plan: words 0–7 and
-/// 12–15 stay in `ymm0`–`ymm7` and `ymm12`–`ymm15`, two of the four `c` words (8–11) are
-/// in `ymm8`/`ymm9` and the other two in memory, `ymm10`/`ymm11` are the temporaries.
+/// The rounds, on OpenSSL's register plan: words 0–7 and 12–15 in `ymm0`–`ymm7` and
+/// `ymm12`–`ymm15`, two `c` words in `ymm8`/`ymm9` and two in memory, temporaries in
+/// `ymm10`/`ymm11`.
 ///
 /// ```text
 ///   column round: (0,4,8,12) (1,5,9,13)   | c8,c9 out, c10,c11 in |  (2,6,10,14) (3,7,11,15)
 ///   diagonal:     (0,5,10,15) (1,6,11,12) | c10,c11 out, c8,c9 in |  (2,7,8,13) (3,4,9,14)
 /// ```
 ///
-/// The pair of `c` words in registers is the same across each round boundary, so each
-/// round swaps two words once, in its middle; each word reloaded was stored half a round
-/// earlier, so the reload is off the critical chain. No other spill.
+/// One swap of two `c` words per round, in its middle; a reloaded word was stored half a
+/// round earlier, so the reload is off the chain. No other spill.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -183,7 +181,6 @@ fn wrapped8(counter: u64) -> __m256i {
 }
 
 /// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
-///
 /// # Safety
 /// As [`emit`], for blocks `base .. base + n`.
 #[target_feature(enable = "avx2")]
@@ -214,15 +211,10 @@ macro_rules! step8 {
     };
 }
 
-/// The feed-forward (`x + input`), the transposes, the XOR with the input and the stores
-/// of blocks `base .. base + 8`, all whole, straight from the round registers, half a
-/// block at a time: words 0–7 give bytes 0..32 of the 8 blocks, then words 8–15 bytes
-/// 32..64 (so only half the state is ever being transposed, and LLVM spills little).
-/// A macro, so that it cannot be kept out of line: as an out-of-line call it stored all
-/// 16 words and reloaded them (DECISIONS.md, § avx2: writing 8 blocks).
-///
-/// Expands to unsafe operations; the caller guarantees that blocks `base .. base + 8` are
-/// whole and that `d.inp` (if `XOR`) and `d.out` are valid for them.
+/// Feed-forward, transpose, XOR and store of blocks `base .. base + 8`, all whole, half a
+/// block at a time (words 0–7 are bytes 0..32, so only half the state is in flight). A
+/// macro: out of line, it stored and reloaded all 16 words (DECISIONS.md, § avx2: writing 8
+/// blocks). Unsafe operations: the caller vouches for blocks `base .. base + 8` of `d`.
 macro_rules! put8_whole {
     ($x:ident, $input:ident, $d:ident, $base:ident, $xor:ident) => {{
         debug_assert!($base + 8 <= $d.whole, "blocks {}.. of {} whole", $base, $d.whole);
@@ -255,9 +247,8 @@ macro_rules! put8_whole {
     }};
 }
 
-/// Blocks `base .. base + 8`, all whole: the bulk loop's body (of a request with one set
-/// of 8 whole blocks; with more, [`sliced8_from_head`]).
-///
+/// Blocks `base .. base + 8`, all whole (a request with one such set; with more,
+/// [`sliced8_from_head`]).
 /// # Safety
 /// Blocks `base .. base + 8` are whole (`base + 8 <= d.whole`); `d.inp` (if `XOR`) and
 /// `d.out` are valid for them.
@@ -277,18 +268,12 @@ pub(super) unsafe fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { put8_whole!(x, input, d, base, XOR) };
 }
 
-/// As [`sliced8_whole`], with the first double round started from the head: the lanes start
-/// from `heads` (the `head` module: 53 of the first double round's 128 vector
-/// instructions, the same in every lane, done once per call in scalar code) and `chain`,
-/// this set's [`column_chain8`], computed by the set before; the rest of the first
-/// double round is [`first_diagonal8`]. Returns the next set's chain.
-///
-/// The chain is a set early because it is one chain of 11 dependent instructions that
-/// the diagonal round waits for: at the start of its own set it would leave the vector
-/// ports idle while the set before transposes (measured on `avx512`: DECISIONS.md,
-/// § avx512: the head). LLVM sinks it to its use, after the stores, unless an empty
-/// `asm!` pins it where it is computed.
-///
+/// As [`sliced8_whole`], the first double round started from `heads` (53 of its 128 vector
+/// instructions, done once per call in scalar code) and `chain`, this set's
+/// [`column_chain8`]; [`first_diagonal8`] does the rest. Returns the next set's chain,
+/// computed here so that its 11 dependent steps overlap this set's transpose (at the start
+/// of its own set they left the ports idle: DECISIONS.md, § avx512: the head); an empty
+/// `asm!` keeps LLVM from sinking it past the stores.
 /// # Safety
 /// As [`sliced8_whole`].
 #[target_feature(enable = "avx2")]
@@ -326,10 +311,9 @@ pub(super) unsafe fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     next
 }
 
-/// The column round's quarter round (0, 4, 8, 12) of the first double round of the 8
-/// blocks from `counter`, from `head` (which did its first add): words 0, 4, 8 and 12.
-/// Words 0, 4 and 8 of a head are the constants and the key, the same in both of
-/// [`Heads`].
+/// Words 0, 4, 8, 12 after the first column round's quarter round (0, 4, 8, 12) of the 8
+/// blocks from `counter`, from `head` (which did its first add; words 0, 4, 8 are the same
+/// in both of [`Heads`]).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn column_chain8(head: &[u32; 16], counter: u64, m: Masks) -> [__m256i; 4] {
@@ -344,10 +328,8 @@ pub(super) fn column_chain8(head: &[u32; 16], counter: u64, m: Masks) -> [__m256
     [x[0], x[4], x[8], x[12]]
 }
 
-/// What is left of the first double round after the head and [`column_chain8`]: the
-/// diagonal round less the head's steps (`head::finish_first_double_round`
-/// for every lane, with the chain). Intrinsics: LLVM spills a few words here, once per
-/// set, off the `asm!` rounds.
+/// The rest of the first double round after the head and [`column_chain8`] (what
+/// `head::finish_first_double_round` does for one lane), in intrinsics: off the `asm!`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn first_diagonal8(x: &mut [__m256i; 16], m: Masks) {
@@ -387,7 +369,6 @@ fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
 
 /// Emits blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
 /// feed-forward.
-///
 /// # Safety
 /// As [`emit`], for blocks `base .. base + n`.
 #[target_feature(enable = "avx2")]

@@ -100,18 +100,12 @@ pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool
 /// Two sets of 16 blocks or more (`io.blocks() >= 31`), from `counter`; returns the
 /// counter after them. Leaves fewer than 15 blocks, for the row kernels.
 ///
-/// Every set starts its first double round from `head::head`'s words,
-/// computed once for the call: of the first column round only the counter's quarter
-/// round (0, 4, 8, 12) is left, one chain of 11 dependent instructions
-/// ([`column_chain`]), and the diagonal round needs all its words. That chain is
-/// computed during the set before (the first set's before the loop, once per call).
-/// At the start of its own set it was all the work the
-/// core had beside the last set's transpose, whose 64 shuffles run on one port (Intel):
-/// the other port idled, and the head was slower than the whole first double round
-/// though it does 41 fewer instructions; computed a set early, it is faster
-/// (DECISIONS.md, § avx512: the head). LLVM sinks it to its use, after the set's stores,
-/// unless an empty `asm!` pins it where it is computed. A single set (and so the RNGs'
-/// 16-block refills) takes [`sliced16`]: its chain would be on the critical path.
+/// Every set starts its first double round from `head::head`'s words, computed once per
+/// call. The counter's quarter round (0, 4, 8, 12) left of the first column round, a chain
+/// of 11 dependent instructions ([`column_chain`]), is computed during the set before:
+/// at the start of its own set it left a port idle beside the last set's transpose, and
+/// the head was slower than no head (DECISIONS.md, § avx512: the head). An empty `asm!`
+/// keeps LLVM from sinking it past the stores. A single set takes [`sliced16`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
@@ -176,10 +170,9 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     next
 }
 
-/// The column round's quarter round (0, 4, 8, 12) of the first double round of the 16
-/// blocks from `counter`, from `head` (which did its first add): words 0, 4, 8 and 12,
-/// word-sliced. Words 0, 4 and 8 of a head are the constants and the key, the same in
-/// both of [`Heads`].
+/// Words 0, 4, 8, 12 after the first column round's quarter round (0, 4, 8, 12) of the 16
+/// blocks from `counter`, from `head` (which did its first add; words 0, 4, 8 are the same
+/// in both of [`Heads`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn column_chain(head: &[u32; 16], counter: u64) -> [__m512i; 4] {
@@ -203,13 +196,9 @@ fn sliced_input<V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
     let w = state.words_at(counter);
     let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let mut input = [_mm512_setzero_si512(); 16];
-    // Words 0–11 from the 16-byte rows `State` stores them as, each row broadcast to the
-    // four 128-bit lanes and then each word to its lane's four dwords; LLVM makes that one
-    // `vpbroadcastd` from memory per word, each load inside one of the state's stores.
-    // From `set1` of the words alone, it read pairs of words with 8-byte loads at offsets
-    // 0x0c and 0x2c, which span two stores and so cannot be store-forwarded on a fresh
-    // message (DECISIONS.md, § avx512: the head). Words 12–15 (the counter, which the
-    // caller passes, and the nonce) are `set1` of the words.
+    // Words 0–11 broadcast from the 16-byte rows `State` stores them as: one `vpbroadcastd`
+    // per word, each inside one store (from `set1` alone, LLVM made 8-byte loads spanning
+    // two stores, not store-forwarded: DECISIONS.md, § avx512: the head). Words 12–15 `set1`.
     for i in 12..16 {
         input[i] = _mm512_set1_epi32(w[i] as i32);
     }

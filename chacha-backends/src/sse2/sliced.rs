@@ -20,8 +20,7 @@ use super::{Rows, rotl, rotl16};
 use crate::head::{Heads, finish_first_double_round};
 
 /// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
-/// macro, not a function: LLVM declined to inline a `#[target_feature]` function called
-/// four times per double round, and an out-of-line call kept all 16 words in memory.
+/// macro: as a function it stayed out of line, the 16 words in memory.
 macro_rules! quarter_round_pair {
     ($x:ident, [$a:literal, $b:literal, $c:literal, $d:literal], [$e:literal, $f:literal, $g:literal, $h:literal]) => {
         $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
@@ -43,35 +42,27 @@ macro_rules! quarter_round_pair {
     };
 }
 
-/// One step of word-sliced quarter rounds side by side: `p += q; r ^= p; r <<<= n` (`rot`)
-/// for each `[p, q, r]`.
+/// One step of quarter rounds side by side: `p += q; r ^= p; r = rot(r)` for each `[p, q, r]`.
 macro_rules! sliced_step {
     ($x:ident, $rot:expr; $([$p:literal, $q:literal, $r:literal]),+) => {
         $( $x[$p] = _mm_add_epi32($x[$p], $x[$q]); $x[$r] = $rot(_mm_xor_si128($x[$r], $x[$p])); )+
     };
 }
 
-/// Whether the word-sliced kernel computes a fifth block in general-purpose registers (see
-/// [`sliced4`]): on x86_64 only, where 15 of them hold its 16 words and the loop
-/// counter with 18 spill moves per double round; x86 has 7.
+/// Whether [`sliced4`] computes a fifth block in general-purpose registers: on x86_64 (15
+/// of them, 18 spill moves a double round), not on x86 (7).
 pub(super) const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
 
 /// Blocks per call of the widest kernel: [`sliced4`] with [`SCALAR_BLOCK`].
 pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 
-/// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
-/// word-sliced kernel (lane `b` of word register `i` is word `i` of block `counter + b`),
-/// and, if `SCALAR`, of block `counter + 4` computed in general-purpose registers in the
-/// same loop, as its 16 keystream words (else zeros).
+/// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`) and, if
+/// `SCALAR`, of block `counter + 4` from general-purpose registers, as its 16 words (else
+/// zeros); nearly free on Zen 4, still faster on Intel (DECISIONS.md, § sse2: the fifth
+/// block). `HEAD`: the first double round from `heads`.
 ///
-/// The fifth block: the integer ALUs are idle while the vector units run the four-block
-/// chains, so on Zen 4 a block in general-purpose registers is nearly free; on Intel
-/// (EMR) the vector and integer ALUs share three of their ports, and it still measured
-/// faster (DECISIONS.md, § sse2: the fifth block).
-///
-/// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its own instance, which LLVM inlines
-/// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
-/// 16 words through the stack).
+/// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its
+/// own instance, which LLVM inlines (one shared instance stayed out of line).
 #[inline]
 #[target_feature(enable = "sse2")]
 pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
@@ -84,8 +75,7 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
     for (v, &word) in input.iter_mut().zip(w) {
         *v = _mm_set1_epi32(word as i32);
     }
-    // The counter of each lane, built in 64 bits so that the Legacy carry from word 12 into
-    // word 13 happens inside the call (Ietf never wraps: the caller checked the stream end).
+    // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
     let lane = |b: u64| counter.wrapping_add(b);
     input[12] = _mm_set_epi32(lane(3) as i32, lane(2) as i32, lane(1) as i32, lane(0) as i32);
     if V::COUNTER_WORDS == 2 {
@@ -101,15 +91,13 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
     let mut y = scalar_input;
     let mut double_rounds = R::DOUBLE_ROUNDS;
     if HEAD {
-        // The first double round from the head (`crate::head`): the lanes start
-        // from its words, then the column round's counter quarter round and what is left
-        // of the diagonal round.
+        // The first double round from the head: the counter quarter round of the column
+        // round and what is left of the diagonal round.
         for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
             x[i] = _mm_set1_epi32(heads.at_counter[i] as i32);
         }
         if V::COUNTER_WORDS == 2 {
-            // `Legacy`: lanes whose word 13 was carried into take the words that depend on
-            // it from the other head.
+            // `Legacy`: lanes whose word 13 was carried into take the other head's words.
             let carried =
                 _mm_cmpeq_epi32(input[13], _mm_set1_epi32(((counter >> 32) as u32).wrapping_add(1) as i32));
             for i in [1, 5, 9, 13] {
@@ -136,11 +124,8 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
         double_rounds -= 1;
     }
     for _ in 0..double_rounds {
-        // Two quarter rounds at a time: their 8 words and temporaries fill 10 of the 16
-        // xmm registers, and the 8 words of the other pair wait (some of them spilled)
-        // for half a round, off the chains being computed. The scalar block's quarter
-        // rounds are spread between them, so each stretch of the loop has work for both
-        // kinds of units.
+        // Two quarter rounds at a time (10 of the 16 xmm registers), the other pair's words
+        // waiting; the scalar block's quarter rounds spread between them.
         quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
         if SCALAR {
             scalar_quarter_round(&mut y, [0, 4, 8, 12]);
@@ -174,9 +159,8 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
     (transpose(&x), fifth)
 }
 
-/// RFC 8439 §2.1 on one block's words in general-purpose registers (`rol` has 1-cycle
-/// latency there; LLVM keeps it scalar, as the disassembly of the loop shows: 32 `rol`
-/// per double round).
+/// RFC 8439 §2.1 on one block's words in general-purpose registers (32 `rol` a double
+/// round in the disassembly).
 #[inline(always)]
 fn scalar_quarter_round(x: &mut [u32; 16], [a, b, c, d]: [usize; 4]) {
     x[a] = x[a].wrapping_add(x[b]);
