@@ -6,17 +6,20 @@
 # machines). Prints per workload both medians and base/work at the 10th, 50th and 90th
 # percentiles of the rounds (above 1: the working tree is faster). ROUNDS: default 41.
 #
-# How: wasm-bench/ab/main.rs includes the two versions of simd128.rs as modules `base` and
-# `work` (the file needs nothing of the crate but chacha-core) and is built as a crate of
+# How: wasm-bench/ab/main.rs includes the two versions of simd128.rs (and of rows128.rs, the
+# output helpers it shares with sse2 and neon) as modules `base` and `work` (they need
+# nothing of the crate but chacha-core) and is built as a crate of
 # its own in target/wasm-ab.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: wasm-bench/ab.sh REV [ROUNDS]}
 root=$PWD
 dir=$root/target/wasm-ab
-mkdir -p "$dir/src"
-git show "$rev:chacha-backends/src/simd128.rs" >"$dir/src/base.rs"
-cp chacha-backends/src/simd128.rs "$dir/src/work.rs"
+mkdir -p "$dir/src/base" "$dir/src/work"
+git show "$rev:chacha-backends/src/simd128.rs" >"$dir/src/base/simd128.rs"
+# The row-layout output simd128.rs shares with sse2 and neon (none before it was shared).
+git show "$rev:chacha-backends/src/rows128.rs" >"$dir/src/base/rows128.rs" 2>/dev/null || : >"$dir/src/base/rows128.rs"
+cp chacha-backends/src/simd128.rs chacha-backends/src/rows128.rs "$dir/src/work/"
 cp wasm-bench/ab/main.rs "$dir/src/main.rs"
 cat >"$dir/Cargo.toml" <<TOML
 [package]

@@ -16,7 +16,7 @@ mod common;
 
 use std::hint::black_box;
 
-use chacha_bench::{Algorithm, Backend, FRESH_SIZES, KEY, Peer, SIZES, implementations, nonce};
+use chacha_bench::{Algorithm, Backend, FRESH_SIZES, KEY, Peer, SIZES, cipher_implementations, nonce};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use common::Meter;
@@ -30,7 +30,7 @@ fn streaming(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
     let peers = Peer::in_process_available();
     for variant in Algorithm::ALL {
-        let impls = implementations(variant, &backends, &peers);
+        let impls = cipher_implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/apply_keystream", variant.title()));
         for &size in SIZES {
@@ -51,7 +51,7 @@ fn fresh_instance(c: &mut Criterion<Meter>) {
     let backends: Vec<Backend> = Backend::available().collect();
     let peers = Peer::in_process_available();
     for variant in Algorithm::ALL {
-        let mut impls = implementations(variant, &backends, &peers);
+        let mut impls = cipher_implementations(variant, &backends, &peers);
         let nonce = nonce(variant.nonce_len());
         let mut group = c.benchmark_group(format!("{}/new_apply", variant.title()));
         for &size in FRESH_SIZES {

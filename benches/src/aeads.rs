@@ -434,7 +434,7 @@ pub fn aead_transcript(imp: &mut AeadImplementation) -> Vec<u8> {
 /// What an opening implementation must agree on, per message of [`aead_transcript`]: its
 /// ciphertext and tag (sealed by the same implementation), what opening them in place gave,
 /// and two bytes: 1 if that open succeeded, 1 if opening with the tag's last bit flipped
-/// failed. Since every entrant's bytes are compared with ours, the opened plaintext must be
+/// failed. Since every implementation's bytes are compared with ours, the opened plaintext must be
 /// the message and every forgery refused, for all of them.
 pub fn aead_open_transcript(imp: &mut AeadImplementation) -> Vec<u8> {
     let mut out = Vec::with_capacity(AEAD_OPEN_CHECK_LEN);

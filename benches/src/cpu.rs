@@ -140,7 +140,7 @@ pub fn tsc_hz(window: Duration) -> Option<f64> {
 }
 
 /// Pins the report — this process and its worker processes `workers` (pids) — to the CPU
-/// it runs on now (see the README, "Noise on shared machines"): every racer then runs on
+/// it runs on now (see the README, "Noise on shared machines"): every entrant then runs on
 /// that CPU, so a neighbour that slows one CPU slows them all, and no ratio compares two
 /// CPUs. Called once the workers are running: the build of a worker's binary before that
 /// keeps every CPU. Returns the CPU, or why it could not pin.

@@ -348,7 +348,7 @@ impl<F: FnMut(&[u8; 32], &[u8], &mut [u8])> Fresh for Fresher<F> {
 type MakeStream = Box<dyn Fn(&[u8; 32], &[u8]) -> Box<dyn Stream>>;
 
 /// One implementation of one variant: ours on a backend, or a peer.
-pub struct Implementation {
+pub struct CipherImplementation {
     /// [`Backend::name`] for ours, [`Peer::label`] for a peer: the table, CSV, plot and
     /// bench id.
     pub name: String,
@@ -360,9 +360,9 @@ pub struct Implementation {
     fresh: Box<dyn Fresh>,
 }
 
-impl fmt::Debug for Implementation {
+impl fmt::Debug for CipherImplementation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Implementation")
+        f.debug_struct("CipherImplementation")
             .field("name", &self.name)
             .field("origin", &self.origin)
             .field("variant", &self.variant)
@@ -370,7 +370,7 @@ impl fmt::Debug for Implementation {
     }
 }
 
-impl Implementation {
+impl CipherImplementation {
     /// A streaming instance at position 0. `nonce` has [`Algorithm::nonce_len`] bytes.
     pub fn stream(&self, key: &[u8; 32], nonce: &[u8]) -> Box<dyn Stream> {
         (self.make)(key, nonce)
@@ -394,14 +394,14 @@ impl Implementation {
 
 /// Builds an implementation from a constructor and an apply function; both are inlined
 /// into the boxed closures.
-fn build<C, M, A>(name: String, origin: Origin, variant: Algorithm, make: M, apply: A) -> Implementation
+fn build<C, M, A>(name: String, origin: Origin, variant: Algorithm, make: M, apply: A) -> CipherImplementation
 where
     C: 'static,
     M: Fn(&[u8; 32], &[u8]) -> C + Clone + 'static,
     A: Fn(&mut C, &mut [u8]) + Copy + 'static,
 {
     let make_fresh = make.clone();
-    Implementation {
+    CipherImplementation {
         name,
         origin,
         variant,
@@ -417,7 +417,7 @@ where
 }
 
 /// A `cipher` 0.5 cipher (ours and the published crate's).
-fn cipher05<C, M>(name: String, origin: Origin, variant: Algorithm, make: M) -> Implementation
+fn cipher05<C, M>(name: String, origin: Origin, variant: Algorithm, make: M) -> CipherImplementation
 where
     C: StreamCipher + 'static,
     M: Fn(&[u8; 32], &[u8]) -> C + Clone + 'static,
@@ -426,7 +426,7 @@ where
 }
 
 /// Ours as users write it: `KeyIvInit::new`, which picks the backend.
-fn ours_new(variant: Algorithm) -> Implementation {
+fn ours_new(variant: Algorithm) -> CipherImplementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     fn make<C: KeyIvInit, const N: usize>(k: &[u8; 32], n: &[u8]) -> C
     where
@@ -459,7 +459,7 @@ pub fn ours_par_name() -> String {
 }
 
 /// Ours through `KeyIvInit::new` and `par_apply_keystream` on rayon's global pool.
-fn ours_par(variant: Algorithm) -> Option<Implementation> {
+fn ours_par(variant: Algorithm) -> Option<CipherImplementation> {
     use chacha20::{ChaCha8, ChaCha20};
     let (name, origin) = (ours_par_name(), Origin::OursNew);
     let make12 = |n: &[u8]| -> [u8; 12] { n.try_into().expect("12-byte nonce") };
@@ -485,8 +485,12 @@ fn ours_par(variant: Algorithm) -> Option<Implementation> {
 /// The parallel workload of `variant`: ours through `par_apply_keystream`, ours through
 /// `apply_keystream` ([`OURS`]), then OpenSSL if it is among `peers` and offers `variant`.
 /// No `backends`, none of ours.
-pub fn par_implementations(variant: Algorithm, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
-    let mut all: Vec<Implementation> = Vec::new();
+pub fn par_cipher_implementations(
+    variant: Algorithm,
+    backends: &[Backend],
+    peers: &[Peer],
+) -> Vec<CipherImplementation> {
+    let mut all: Vec<CipherImplementation> = Vec::new();
     if !backends.is_empty() {
         all.extend(ours_par(variant));
         all.push(ours_new(variant));
@@ -496,7 +500,7 @@ pub fn par_implementations(variant: Algorithm, backends: &[Backend], peers: &[Pe
 }
 
 /// Ours pinned to `backend`.
-fn ours(variant: Algorithm, backend: Backend) -> Implementation {
+fn ours(variant: Algorithm, backend: Backend) -> CipherImplementation {
     use chacha20::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     let name = backend.name().to_string();
     let origin = Origin::Ours(backend);
@@ -520,7 +524,7 @@ fn ours(variant: Algorithm, backend: Backend) -> Implementation {
     }
 }
 
-fn published(peer: Peer, variant: Algorithm) -> Implementation {
+fn published(peer: Peer, variant: Algorithm) -> CipherImplementation {
     use chacha20_published::{ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, XChaCha20};
     fn make<C: KeyIvInit>(k: &[u8; 32], n: &[u8]) -> C {
         C::new_from_slices(k, n).expect("key and nonce sizes")
@@ -536,12 +540,12 @@ fn published(peer: Peer, variant: Algorithm) -> Implementation {
     }
 }
 
-fn c2chacha(variant: Algorithm) -> Option<Implementation> {
+fn c2chacha(variant: Algorithm) -> Option<CipherImplementation> {
     use c2_chacha::stream_cipher::{NewStreamCipher, SyncStreamCipher};
     fn make<C: NewStreamCipher>(k: &[u8; 32], n: &[u8]) -> C {
         C::new_var(k, n).expect("key and nonce sizes")
     }
-    fn build2<C: NewStreamCipher + SyncStreamCipher + 'static>(variant: Algorithm) -> Implementation {
+    fn build2<C: NewStreamCipher + SyncStreamCipher + 'static>(variant: Algorithm) -> CipherImplementation {
         let peer = Peer::C2Chacha;
         build(peer.label(), Origin::Peer(peer), variant, make::<C>, |c: &mut C, buf: &mut [u8]| {
             c.apply_keystream(buf)
@@ -563,7 +567,7 @@ fn evp_iv(nonce: &[u8]) -> [u8; 16] {
     iv
 }
 
-fn openssl_peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
+fn openssl_peer(peer: Peer, variant: Algorithm) -> Option<CipherImplementation> {
     use crate::ffi::EvpChaCha20;
 
     let lib = crate::ffi::crypto().ok()?;
@@ -574,7 +578,7 @@ fn openssl_peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
     // New message: re-key one context (EVP_EncryptInit_ex with a new key and IV), as a
     // program that encrypts many messages does; allocating a context each time is slower.
     let mut fresh_ctx = make(&[0; 32], &[0; 12]);
-    Some(Implementation {
+    Some(CipherImplementation {
         name: peer.label(),
         origin: Origin::Peer(peer),
         variant,
@@ -631,12 +635,12 @@ impl<X: Fn(&[u8; 32], &[u8], &mut [u8], u64)> SodiumStream<X> {
     }
 }
 
-fn sodium_with<X>(variant: Algorithm, xor: X) -> Implementation
+fn sodium_with<X>(variant: Algorithm, xor: X) -> CipherImplementation
 where
     X: Fn(&[u8; 32], &[u8], &mut [u8], u64) + Copy + 'static,
 {
     let peer = Peer::Sodium;
-    Implementation {
+    CipherImplementation {
         name: peer.label(),
         origin: Origin::Peer(peer),
         variant,
@@ -650,7 +654,7 @@ where
     }
 }
 
-fn sodium_peer(variant: Algorithm) -> Option<Implementation> {
+fn sodium_peer(variant: Algorithm) -> Option<CipherImplementation> {
     let lib = crate::ffi::sodium().ok()?;
     Some(match variant {
         Algorithm::ChaCha20 => {
@@ -673,7 +677,7 @@ fn sodium_peer(variant: Algorithm) -> Option<Implementation> {
     })
 }
 
-fn peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
+fn peer(peer: Peer, variant: Algorithm) -> Option<CipherImplementation> {
     match peer {
         Peer::Published => Some(published(peer, variant)),
         Peer::C2Chacha => c2chacha(variant),
@@ -692,8 +696,12 @@ fn peer(peer: Peer, variant: Algorithm) -> Option<Implementation> {
 
 /// Ours through `new()` ([`OURS`]) and on each of `backends` (in that order), then each of
 /// `peers` that offers `variant`. No `backends`, none of ours (a worker process's list).
-pub fn implementations(variant: Algorithm, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
-    let mut all: Vec<Implementation> = Vec::new();
+pub fn cipher_implementations(
+    variant: Algorithm,
+    backends: &[Backend],
+    peers: &[Peer],
+) -> Vec<CipherImplementation> {
+    let mut all: Vec<CipherImplementation> = Vec::new();
     if !backends.is_empty() {
         all.push(ours_new(variant));
     }

@@ -1,17 +1,21 @@
 //! # chacha-bench
 //!
 //! What the criterion benches, the report (`cargo run --release -p chacha-bench`) and the
-//! agreement test share: the list of implementations to race ([`implementations`]: ours
+//! agreement test share: the list of implementations to race ([`cipher_implementations`]: ours
 //! through `new()` ([`OURS`]) and on every backend of [`Backend::available`], and every
 //! peer, per [`Algorithm`]), the check that they all produce the same bytes
 //! ([`check_agreement`]), and what the machine is ([`cpu`]).
 //!
-//! An [`Implementation`] hides its concrete cipher behind a trait object, but the loop
-//! that runs a batch of messages ([`Stream::run`], [`Implementation::run_fresh`]) is
+//! A [`CipherImplementation`] hides its concrete cipher behind a trait object, but the loop
+//! that runs a batch of messages ([`Stream::run`], [`CipherImplementation::run_fresh`]) is
 //! monomorphised inside it, so timing pays one indirect call per batch, not per message;
 //! [`RngImplementation`], [`AeadImplementation`] and [`MacImplementation`] do the same for
 //! the RNGs, (X)ChaCha20-Poly1305 and Poly1305, and [`race`] puts them in one shape for the report ([`Workload`],
-//! [`Entrant`], [`Runner`], [`transcript`]).
+//! [`Implementation`], [`Runner`], [`transcript`]).
+//!
+//! Words: an *implementation* is code under test (ours on one backend, or a peer's); the
+//! report races them as *entrants* (its `Entrant` trait: an implementation here or in a
+//! worker process), each a [`Runner`] at a time, prepared for one point of a workload.
 //!
 //! `unsafe` is denied everywhere but in one module, `ffi`: OpenSSL's libcrypto and
 //! libsodium, loaded at run time (nothing links them, so this crate builds with only the
@@ -33,11 +37,13 @@ pub use aeads::{
 };
 pub use chacha_backends::Backend;
 pub use impls::{
-    Algorithm, Implementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, implementations, ours_par_name,
-    par_implementations, par_threads,
+    Algorithm, CipherImplementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, cipher_implementations,
+    ours_par_name, par_cipher_implementations, par_threads,
 };
 pub use macs::{MAC_CHECK_LEN, MacImplementation, mac_implementations, mac_transcript};
-pub use race::{Entrant, PAR_CHECK_LEN, Point, Runner, Workload, compare, entrants, transcript};
+pub use race::{
+    Implementation, PAR_CHECK_LEN, Point, Runner, Workload, compare, implementations, transcript,
+};
 pub use rngs::{
     RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngImplementation, RngStream, RngVariant, SEEK_STRIDE,
     par_rng_implementations, rng_implementations, rng_setup_transcript, rng_transcript, seek_pos,
@@ -130,12 +136,12 @@ pub const CHECK_LEN: usize = 1 + 63 + 64 + 65 + 100 + 1024 + 4096 + 7;
 ///
 /// # Errors
 /// The names of the implementations that disagree, with the first differing offset.
-pub fn check_agreement(impls: &mut [Implementation]) -> Result<usize, String> {
+pub fn check_agreement(impls: &mut [CipherImplementation]) -> Result<usize, String> {
     let Some(first) = impls.first() else { return Ok(0) };
     let chunks = [1, 63, 64, 65, 100, 1024, 4103];
     let key = KEY;
     let nonce = nonce(first.variant.nonce_len());
-    let stream_of = |imp: &Implementation| {
+    let stream_of = |imp: &CipherImplementation| {
         let mut out = vec![0u8; CHECK_LEN];
         let mut stream = imp.stream(&key, &nonce);
         let mut rest = &mut out[..];

@@ -27,10 +27,10 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use chacha_bench::{Backend, OURS, Peer, Workload, compare, cpu, entrants, transcript};
+use chacha_bench::{Backend, OURS, Peer, Workload, compare, cpu, implementations, transcript};
 
 use crate::args::Options;
-use crate::measure::{Local, Progress, Racer, measure};
+use crate::measure::{Entrant, Local, Progress, measure};
 use crate::remote::{Remote, WorkerProcess};
 
 /// `target/chacha-report` of this workspace, wherever the command runs from.
@@ -62,8 +62,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// One workload to measure: its points and its racers.
-type Plan = (Workload, Vec<chacha_bench::Point>, Vec<Box<dyn Racer>>);
+/// One workload to measure: its points and its entrants.
+type Plan = (Workload, Vec<chacha_bench::Point>, Vec<Box<dyn Entrant>>);
 
 /// Prints `text` and keeps it for `report.md`.
 struct Out(String);
@@ -158,12 +158,12 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
             chacha_bench::par_threads()
         ));
     }
-    // One CPU for every racer from here on: this process and the workers (once they run,
+    // One CPU for every entrant from here on: this process and the workers (once they run,
     // so that building a worker's binary above had every CPU).
     let pids: Vec<u32> = workers.iter().map(|w| w.borrow().pid()).collect();
     let pinned = match cpu::pin_to_current_cpu(&pids) {
-        Ok(n) => format!("Pinned to CPU {n}: every racer runs there, those in worker processes too"),
-        Err(why) => format!("Not pinned to a CPU ({why}): racers may run on different CPUs"),
+        Ok(n) => format!("Pinned to CPU {n}: every entrant runs there, those in worker processes too"),
+        Err(why) => format!("Not pinned to a CPU ({why}): entrants may run on different CPUs"),
     };
     out.say(&format!(
         "Measuring: ours on {}; peers: {}",
@@ -194,7 +194,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     let all_backends: Vec<Backend> = Backend::available().collect();
     let mut failed = false;
     for &w in &options.workloads {
-        let mut list: Vec<(String, Vec<u8>)> = entrants(w, &all_backends, &local_peers)
+        let mut list: Vec<(String, Vec<u8>)> = implementations(w, &all_backends, &local_peers)
             .iter_mut()
             .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
@@ -230,12 +230,12 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         return Err("an implementation gave different bytes; no figures for a wrong cipher".into());
     }
 
-    // The racers of each workload: ours and the in-process peers, then the workers'.
+    // The entrants of each workload: ours and the in-process peers, then the workers'.
     let mut plan: Vec<Plan> = Vec::new();
     for &w in &options.workloads {
-        let mut racers: Vec<Box<dyn Racer>> = entrants(w, &options.backends, &local_peers)
+        let mut entrants: Vec<Box<dyn Entrant>> = implementations(w, &options.backends, &local_peers)
             .into_iter()
-            .map(|e| Box::new(Local::new(e)) as Box<dyn Racer>)
+            .map(|e| Box::new(Local::new(e)) as Box<dyn Entrant>)
             .collect();
         for worker in workers.iter().filter(|wk| w.offered_by(wk.borrow().peer)) {
             let (count, label) = {
@@ -243,14 +243,14 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
                 (wk.entrant_count(w)?, wk.peer.label())
             };
             for index in 0..count {
-                racers.push(Box::new(Remote::new(Rc::clone(worker), label.clone(), index)));
+                entrants.push(Box::new(Remote::new(Rc::clone(worker), label.clone(), index)));
             }
         }
-        if !racers.is_empty() {
-            plan.push((w, options.points_for(w), racers));
+        if !entrants.is_empty() {
+            plan.push((w, options.points_for(w), entrants));
         }
     }
-    let cells_total: usize = plan.iter().map(|(_, points, racers)| points.len() * racers.len()).sum();
+    let cells_total: usize = plan.iter().map(|(_, points, entrants)| points.len() * entrants.len()).sum();
     if cells_total == 0 {
         return Err("no implementation of the chosen variants among the chosen backends and peers".into());
     }
@@ -263,8 +263,8 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
     );
     let mut progress = Progress::new(cells_total);
     let mut cells = Vec::new();
-    for (w, points, racers) in &mut plan {
-        cells.extend(measure(*w, racers, points, options.rounds, target, &mut progress)?);
+    for (w, points, entrants) in &mut plan {
+        cells.extend(measure(*w, entrants, points, options.rounds, target, &mut progress)?);
     }
     progress.finish();
     drop(plan);

@@ -1,17 +1,17 @@
 //! Interleaved measurement: at each point (message size, or `next_u32` / `next_u64`),
-//! every racer runs one short batch in turn, round after round (the starting racer
-//! rotates), so a noisy neighbour or a clock change hits all of them alike. A racer runs
+//! every entrant runs one short batch in turn, round after round (the starting entrant
+//! rotates), so a noisy neighbour or a clock change hits all of them alike. An entrant runs
 //! in this process ([`Local`]) or in a worker process ([`crate::remote::Remote`]); the
 //! rounds interleave across processes the same way. Each round gives one throughput per
-//! racer; the report shows their median and min–max.
+//! entrant; the report shows their median and min–max.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use chacha_bench::{Entrant, Point, Runner, Workload};
+use chacha_bench::{Implementation, Point, Runner, Workload};
 
 /// Something to time: ours or a peer, here or in a worker process.
-pub trait Racer {
+pub trait Entrant {
     /// The name in tables, CSV and plots.
     fn name(&self) -> &str;
     /// Whether it is one of ours.
@@ -25,37 +25,37 @@ pub trait Racer {
     fn finish_point(&mut self) -> Result<(), String>;
 }
 
-/// A racer in this process.
+/// An entrant in this process.
 pub struct Local {
-    entrant: Entrant,
+    implementation: Implementation,
     runner: Option<Runner>,
 }
 
 impl Local {
-    pub fn new(entrant: Entrant) -> Local {
-        Local { entrant, runner: None }
+    pub fn new(implementation: Implementation) -> Local {
+        Local { implementation, runner: None }
     }
 }
 
-impl Racer for Local {
+impl Entrant for Local {
     fn name(&self) -> &str {
-        self.entrant.name()
+        self.implementation.name()
     }
 
     fn ours(&self) -> bool {
-        self.entrant.origin().is_ours()
+        self.implementation.origin().is_ours()
     }
 
     fn prepare(&mut self, workload: Workload, point: Point, target: Duration) -> Result<u64, String> {
-        let mut runner = self.entrant.runner(workload, point);
-        let calls = runner.calibrate(&mut self.entrant, target);
+        let mut runner = self.implementation.runner(workload, point);
+        let calls = runner.calibrate(&mut self.implementation, target);
         self.runner = Some(runner);
         Ok(calls)
     }
 
     fn batch(&mut self, calls: u64) -> Result<(Duration, Option<u64>), String> {
         let runner = self.runner.as_mut().ok_or("batch before prepare")?;
-        Ok(runner.batch(&mut self.entrant, calls))
+        Ok(runner.batch(&mut self.implementation, calls))
     }
 
     fn finish_point(&mut self) -> Result<(), String> {
@@ -64,7 +64,7 @@ impl Racer for Local {
     }
 }
 
-/// One racer at one point: a figure per round.
+/// One entrant at one point: a figure per round.
 #[derive(Debug)]
 pub struct Cell {
     pub workload: Workload,
@@ -143,10 +143,10 @@ impl Progress {
     }
 }
 
-/// Measures every racer at every point of `points`, interleaved.
+/// Measures every entrant at every point of `points`, interleaved.
 pub fn measure(
     workload: Workload,
-    racers: &mut [Box<dyn Racer>],
+    entrants: &mut [Box<dyn Entrant>],
     points: &[Point],
     rounds: usize,
     target: Duration,
@@ -155,14 +155,14 @@ pub fn measure(
     let mut cells = Vec::new();
     for (pi, &point) in points.iter().enumerate() {
         let messages: Vec<u64> =
-            racers.iter_mut().map(|r| r.prepare(workload, point, target)).collect::<Result<_, _>>()?;
-        let k = racers.len();
+            entrants.iter_mut().map(|r| r.prepare(workload, point, target)).collect::<Result<_, _>>()?;
+        let k = entrants.len();
         let mut gbps = vec![Vec::with_capacity(rounds); k];
         let mut ticks = vec![Vec::with_capacity(rounds); k];
         for round in 0..rounds {
             for j in 0..k {
                 let i = (j + round) % k;
-                let (dt, t) = racers[i].batch(messages[i])?;
+                let (dt, t) = entrants[i].batch(messages[i])?;
                 let bytes = messages[i] as f64 * point.bytes() as f64;
                 gbps[i].push(bytes / dt.as_nanos().max(1) as f64);
                 if let Some(t) = t {
@@ -170,18 +170,18 @@ pub fn measure(
                 }
             }
         }
-        for (i, racer) in racers.iter_mut().enumerate() {
-            racer.finish_point()?;
+        for (i, entrant) in entrants.iter_mut().enumerate() {
+            entrant.finish_point()?;
             cells.push(Cell {
                 workload,
-                name: racer.name().to_string(),
-                ours: racer.ours(),
+                name: entrant.name().to_string(),
+                ours: entrant.ours(),
                 point,
                 messages: messages[i],
                 gbps: std::mem::take(&mut gbps[i]),
                 ticks_per_byte: std::mem::take(&mut ticks[i]),
             });
-            let what = format!("{} {}: {}", workload.id(), point.label(), racer.name());
+            let what = format!("{} {}: {}", workload.id(), point.label(), entrant.name());
             progress.step(&what, pi + 1 == points.len() && i + 1 == k);
         }
     }

@@ -2,8 +2,8 @@
 //! Poly1305: a [`Workload`] (a cipher variant on one instance or fresh per message, an RNG
 //! streaming or set up per work item, (X)ChaCha20-Poly1305 sealing or opening, Poly1305
 //! alone), its [`Point`]s (message sizes; for
-//! RNGs also `next_u32` / `next_u64`, or a seed or a seek then one draw), the [`Entrant`]s,
-//! a [`Runner`] that runs one batch, and the [`transcript`] every entrant must agree on.
+//! RNGs also `next_u32` / `next_u64`, or a seed or a seek then one draw), the [`Implementation`]s,
+//! a [`Runner`] that runs one batch, and the [`transcript`] every implementation must agree on.
 //!
 //! The report's worker processes (`--worker`) run the same code, so a peer in another
 //! process is timed and checked exactly as one in this process.
@@ -15,7 +15,9 @@ use chacha_backends::Backend;
 use crate::aeads::{
     AeadAlgorithm, AeadImplementation, aead_implementations, aead_open_transcript, aead_transcript,
 };
-use crate::impls::{Algorithm, Implementation, Origin, Peer, Stream, implementations, par_implementations};
+use crate::impls::{
+    Algorithm, CipherImplementation, Origin, Peer, Stream, cipher_implementations, par_cipher_implementations,
+};
 use crate::macs::{MacImplementation, mac_implementations, mac_transcript};
 use crate::rngs::{
     RngImplementation, RngStream, RngVariant, par_rng_implementations, rng_implementations,
@@ -259,9 +261,9 @@ impl Point {
 
 /// One implementation of one workload.
 #[derive(Debug)]
-pub enum Entrant {
+pub enum Implementation {
     /// A cipher.
-    Cipher(Implementation),
+    Cipher(CipherImplementation),
     /// An RNG.
     Rng(RngImplementation),
     /// A ChaCha20-Poly1305 or XChaCha20-Poly1305.
@@ -270,108 +272,117 @@ pub enum Entrant {
     Mac(MacImplementation),
 }
 
-impl Entrant {
+impl Implementation {
     /// `Backend::name()` for ours, the peer's label otherwise.
     pub fn name(&self) -> &str {
         match self {
-            Entrant::Cipher(i) => &i.name,
-            Entrant::Rng(i) => &i.name,
-            Entrant::Aead(i) => &i.name,
-            Entrant::Mac(i) => &i.name,
+            Implementation::Cipher(i) => &i.name,
+            Implementation::Rng(i) => &i.name,
+            Implementation::Aead(i) => &i.name,
+            Implementation::Mac(i) => &i.name,
         }
     }
 
     /// Ours or a peer.
     pub fn origin(&self) -> Origin {
         match self {
-            Entrant::Cipher(i) => i.origin,
-            Entrant::Rng(i) => i.origin,
-            Entrant::Aead(i) => i.origin,
-            Entrant::Mac(i) => i.origin,
+            Implementation::Cipher(i) => i.origin,
+            Implementation::Rng(i) => i.origin,
+            Implementation::Aead(i) => i.origin,
+            Implementation::Mac(i) => i.origin,
         }
     }
 
     /// A runner for `point` of `workload` (a new instance or generator at position 0; for
-    /// opening, the message sealed with this entrant).
+    /// opening, the message sealed with this implementation).
     ///
     /// # Panics
-    /// If the entrant is not of the workload's kind, or `point` is not one of its points
+    /// If the implementation is not of the workload's kind, or `point` is not one of its points
     /// (a message size for a cipher, an AEAD or Poly1305).
     pub fn runner(&mut self, workload: Workload, point: Point) -> Runner {
         let mut buf = vec![0u8; point.bytes()];
-        let kind = match (self, workload) {
-            (Entrant::Cipher(i), Workload::Cipher { variant, fresh }) => {
+        let setup = match (self, workload) {
+            (Implementation::Cipher(i), Workload::Cipher { variant, fresh }) => {
                 assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
                 let nonce = nonce(variant.nonce_len());
-                if fresh { Kind::Fresh(nonce) } else { Kind::Stream(i.stream(&KEY, &nonce)) }
+                if fresh { Setup::Fresh(nonce) } else { Setup::Stream(i.stream(&KEY, &nonce)) }
             }
-            (Entrant::Cipher(i), Workload::ParCipher(variant)) => {
+            (Implementation::Cipher(i), Workload::ParCipher(variant)) => {
                 assert!(matches!(point, Point::Bytes(_)), "a cipher has no {point:?}");
-                Kind::Stream(i.stream(&KEY, &nonce(variant.nonce_len())))
+                Setup::Stream(i.stream(&KEY, &nonce(variant.nonce_len())))
             }
-            (Entrant::Rng(i), Workload::ParRng(_)) => Kind::Rng(i.rng(&KEY), point),
-            (Entrant::Rng(_), Workload::RngSetup(_)) if point == Point::SeedU32 => Kind::Seed,
-            (Entrant::Rng(i), Workload::Rng(_) | Workload::RngSetup(_)) => Kind::Rng(i.rng(&KEY), point),
-            (Entrant::Aead(_), Workload::Aead { open: false, .. }) => {
+            (Implementation::Rng(i), Workload::ParRng(_)) => Setup::Rng(i.rng(&KEY), point),
+            (Implementation::Rng(_), Workload::RngSetup(_)) if point == Point::SeedU32 => Setup::Seed,
+            (Implementation::Rng(i), Workload::Rng(_) | Workload::RngSetup(_)) => {
+                Setup::Rng(i.rng(&KEY), point)
+            }
+            (Implementation::Aead(_), Workload::Aead { open: false, .. }) => {
                 assert!(matches!(point, Point::Bytes(_)), "the AEAD has no {point:?}");
-                Kind::Seal
+                Setup::Seal
             }
-            (Entrant::Aead(i), Workload::Aead { open: true, .. }) => {
+            (Implementation::Aead(i), Workload::Aead { open: true, .. }) => {
                 assert!(matches!(point, Point::Bytes(_)), "the AEAD has no {point:?}");
-                Kind::Open(i.prepare_open(&mut buf))
+                Setup::Open(i.prepare_open(&mut buf))
             }
-            (Entrant::Mac(_), Workload::Poly1305) => {
+            (Implementation::Mac(_), Workload::Poly1305) => {
                 assert!(matches!(point, Point::Bytes(_)), "Poly1305 has no {point:?}");
-                Kind::Mac
+                Setup::Mac
             }
-            (entrant, _) => panic!("{} is not an entrant of {}", entrant.name(), workload.id()),
+            (implementation, _) => {
+                panic!("{} is not an implementation of {}", implementation.name(), workload.id())
+            }
         };
-        Runner { kind, buf, item: 0 }
+        Runner { setup, buf, item: 0 }
     }
 }
 
-/// The entrants of `workload`: ours through the user's constructors ([`crate::OURS`]) and
+/// The implementations of `workload`: ours through the user's constructors ([`crate::OURS`]) and
 /// on each of `backends` (none without `backends`), then each of `peers` that offers it in
 /// this process.
-pub fn entrants(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec<Entrant> {
+pub fn implementations(workload: Workload, backends: &[Backend], peers: &[Peer]) -> Vec<Implementation> {
     match workload {
         Workload::Cipher { variant, .. } => {
-            implementations(variant, backends, peers).into_iter().map(Entrant::Cipher).collect()
+            cipher_implementations(variant, backends, peers).into_iter().map(Implementation::Cipher).collect()
         }
         Workload::Rng(r) | Workload::RngSetup(r) => {
-            rng_implementations(r, backends, peers).into_iter().map(Entrant::Rng).collect()
+            rng_implementations(r, backends, peers).into_iter().map(Implementation::Rng).collect()
         }
         Workload::Aead { algorithm, .. } => {
-            aead_implementations(algorithm, backends, peers).into_iter().map(Entrant::Aead).collect()
+            aead_implementations(algorithm, backends, peers).into_iter().map(Implementation::Aead).collect()
         }
-        Workload::Poly1305 => mac_implementations(backends, peers).into_iter().map(Entrant::Mac).collect(),
-        Workload::ParCipher(variant) => {
-            par_implementations(variant, backends, peers).into_iter().map(Entrant::Cipher).collect()
+        Workload::Poly1305 => {
+            mac_implementations(backends, peers).into_iter().map(Implementation::Mac).collect()
         }
-        Workload::ParRng(r) => par_rng_implementations(r, backends).into_iter().map(Entrant::Rng).collect(),
+        Workload::ParCipher(variant) => par_cipher_implementations(variant, backends, peers)
+            .into_iter()
+            .map(Implementation::Cipher)
+            .collect(),
+        Workload::ParRng(r) => {
+            par_rng_implementations(r, backends).into_iter().map(Implementation::Rng).collect()
+        }
     }
 }
 
-enum Kind {
+enum Setup {
     Stream(Box<dyn Stream>),
-    /// The nonce; the entrant makes the instance.
+    /// The nonce; the implementation makes the instance.
     Fresh(Vec<u8>),
     Rng(Box<dyn RngStream>, Point),
-    /// The entrant makes a generator per work item.
+    /// The implementation makes a generator per work item.
     Seed,
-    /// The entrant seals each message under its own nonce.
+    /// The implementation seals each message under its own nonce.
     Seal,
-    /// The entrant opens the buffer in place, its two tags in turn (see
+    /// The implementation opens the buffer in place, its two tags in turn (see
     /// `AeadImplementation::prepare_open`).
     Open([[u8; 16]; 2]),
-    /// The entrant computes the buffer's Poly1305 tag.
+    /// The implementation computes the buffer's Poly1305 tag.
     Mac,
 }
 
-/// One entrant at one point, ready to run batches (its instance, if any, keeps its
+/// One implementation at one point, ready to run batches (its instance, if any, keeps its
 /// position from batch to batch, and the work items and messages go on numbering).
 pub struct Runner {
-    kind: Kind,
+    setup: Setup,
     buf: Vec<u8>,
     /// The next work item (seed, seek) or message (AEAD nonce).
     item: u64,
@@ -384,24 +395,26 @@ impl core::fmt::Debug for Runner {
 }
 
 impl Runner {
-    /// Runs `calls` calls of `entrant` (the one this runner was made from); wall time and
+    /// Runs `calls` calls of `implementation` (the one this runner was made from); wall time and
     /// TSC ticks.
-    pub fn batch(&mut self, entrant: &mut Entrant, calls: u64) -> (Duration, Option<u64>) {
+    pub fn batch(&mut self, implementation: &mut Implementation, calls: u64) -> (Duration, Option<u64>) {
         let t0 = Instant::now();
         let c0 = cpu::tsc();
         let first = self.item;
-        match (&mut self.kind, entrant) {
-            (Kind::Stream(s), _) => s.run(&mut self.buf, calls),
-            (Kind::Fresh(nonce), Entrant::Cipher(i)) => i.run_fresh(&KEY, nonce, &mut self.buf, calls),
-            (Kind::Rng(r, Point::NextU32), _) => r.run_u32(calls),
-            (Kind::Rng(r, Point::NextU64), _) => r.run_u64(calls),
-            (Kind::Rng(r, Point::SeekU32), _) => r.run_seek_u32(first, calls),
-            (Kind::Rng(r, Point::Bytes(_)), _) => r.run_fill(&mut self.buf, calls),
-            (Kind::Seed, Entrant::Rng(i)) => i.run_seed_u32(first, calls),
-            (Kind::Seal, Entrant::Aead(i)) => i.run(&mut self.buf, first, calls),
-            (Kind::Open(tags), Entrant::Aead(i)) => i.run_open(&mut self.buf, tags, first, calls),
-            (Kind::Mac, Entrant::Mac(i)) => i.run(&self.buf, calls),
-            _ => unreachable!("a runner runs the entrant it was made from"),
+        match (&mut self.setup, implementation) {
+            (Setup::Stream(s), _) => s.run(&mut self.buf, calls),
+            (Setup::Fresh(nonce), Implementation::Cipher(i)) => {
+                i.run_fresh(&KEY, nonce, &mut self.buf, calls)
+            }
+            (Setup::Rng(r, Point::NextU32), _) => r.run_u32(calls),
+            (Setup::Rng(r, Point::NextU64), _) => r.run_u64(calls),
+            (Setup::Rng(r, Point::SeekU32), _) => r.run_seek_u32(first, calls),
+            (Setup::Rng(r, Point::Bytes(_)), _) => r.run_fill(&mut self.buf, calls),
+            (Setup::Seed, Implementation::Rng(i)) => i.run_seed_u32(first, calls),
+            (Setup::Seal, Implementation::Aead(i)) => i.run(&mut self.buf, first, calls),
+            (Setup::Open(tags), Implementation::Aead(i)) => i.run_open(&mut self.buf, tags, first, calls),
+            (Setup::Mac, Implementation::Mac(i)) => i.run(&self.buf, calls),
+            _ => unreachable!("a runner runs the implementation it was made from"),
         }
         self.item = first.wrapping_add(calls);
         let c1 = cpu::tsc();
@@ -411,10 +424,10 @@ impl Runner {
 
     /// How many calls make a batch of about `target` (the calibration runs double as
     /// warm-up).
-    pub fn calibrate(&mut self, entrant: &mut Entrant, target: Duration) -> u64 {
+    pub fn calibrate(&mut self, implementation: &mut Implementation, target: Duration) -> u64 {
         let mut n = 1u64;
         loop {
-            let (dt, _) = self.batch(entrant, n);
+            let (dt, _) = self.batch(implementation, n);
             if dt >= target / 4 || n >= 1 << 40 {
                 let scaled = n as f64 * target.as_secs_f64() / dt.as_secs_f64().max(1e-9);
                 return (scaled.round() as u64).max(1);
@@ -440,15 +453,15 @@ fn par_tail(mut call: impl FnMut(&mut [u8])) -> Vec<u8> {
     big
 }
 
-/// What two entrants of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
+/// What two implementations of one workload must both produce: for a cipher, [`CHECK_LEN`] bytes
 /// of keystream streamed in uneven chunks (1, 63, 64, 65, 100, 1024, 4103 bytes), then a
 /// new instance's keystream at each chunk length; for an RNG, [`rng_transcript`] (streaming)
 /// or [`rng_setup_transcript`] (set up per item); for an AEAD, [`aead_transcript`]
 /// (sealing) or [`aead_open_transcript`] (opening); for Poly1305, [`mac_transcript`]. The
 /// parallel workloads add [`PAR_CHECK_LEN`] bytes from one large call.
-pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
-    match entrant {
-        Entrant::Cipher(imp) => {
+pub fn transcript(workload: Workload, implementation: &mut Implementation) -> Vec<u8> {
+    match implementation {
+        Implementation::Cipher(imp) => {
             let nonce = nonce(imp.variant.nonce_len());
             let mut out = vec![0u8; CHECK_LEN];
             let mut stream = imp.stream(&KEY, &nonce);
@@ -469,26 +482,28 @@ pub fn transcript(workload: Workload, entrant: &mut Entrant) -> Vec<u8> {
             }
             out
         }
-        Entrant::Rng(imp) if matches!(workload, Workload::RngSetup(_)) => rng_setup_transcript(imp, &KEY),
-        Entrant::Rng(imp) if matches!(workload, Workload::ParRng(_)) => {
+        Implementation::Rng(imp) if matches!(workload, Workload::RngSetup(_)) => {
+            rng_setup_transcript(imp, &KEY)
+        }
+        Implementation::Rng(imp) if matches!(workload, Workload::ParRng(_)) => {
             let mut out = rng_transcript(imp, &KEY);
             let mut rng = imp.rng(&KEY);
             out.extend(par_tail(|buf| rng.fill(buf)));
             out
         }
-        Entrant::Rng(imp) => rng_transcript(imp, &KEY),
-        Entrant::Aead(imp) if matches!(workload, Workload::Aead { open: true, .. }) => {
+        Implementation::Rng(imp) => rng_transcript(imp, &KEY),
+        Implementation::Aead(imp) if matches!(workload, Workload::Aead { open: true, .. }) => {
             aead_open_transcript(imp)
         }
-        Entrant::Aead(imp) => aead_transcript(imp),
-        Entrant::Mac(imp) => mac_transcript(imp),
+        Implementation::Aead(imp) => aead_transcript(imp),
+        Implementation::Mac(imp) => mac_transcript(imp),
     }
 }
 
 /// Compares `transcripts` (name, bytes) with the first one's.
 ///
 /// # Errors
-/// Every entrant that differs, with the first differing byte (for a cipher: in the
+/// Every implementation that differs, with the first differing byte (for a cipher: in the
 /// stream, or in which new-instance message).
 pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<usize, String> {
     let Some((first_name, expected)) = transcripts.first() else { return Ok(0) };

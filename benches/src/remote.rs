@@ -1,7 +1,7 @@
 //! The parent's side of the worker processes (see `worker` for the protocol): starting
 //! them (building the second binaries first: the published crate's AVX-512 build, and the
 //! `benches/patched/` project's, whose `chacha20poly1305` runs on our `chacha20`), the
-//! same-bytes check through them, and [`Remote`], a racer whose batches run in a worker.
+//! same-bytes check through them, and [`Remote`], an entrant whose batches run in a worker.
 
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use chacha_bench::{OPENSSL_AVX2_CAP, Peer, Point, Workload};
 
-use crate::measure::Racer;
+use crate::measure::Entrant;
 
 /// A worker process running one peer.
 pub struct WorkerProcess {
@@ -75,12 +75,12 @@ impl WorkerProcess {
         }
     }
 
-    /// The worker's entrants of `workload`: how many.
+    /// The worker's implementations of `workload`: how many.
     pub fn entrant_count(&mut self, workload: Workload) -> Result<usize, String> {
-        Ok(self.request(&format!("entrants {}", workload.id()))?.len())
+        Ok(self.request(&format!("implementations {}", workload.id()))?.len())
     }
 
-    /// Each entrant's transcript of `workload`.
+    /// Each implementation's transcript of `workload`.
     pub fn transcripts(&mut self, workload: Workload) -> Result<Vec<Vec<u8>>, String> {
         let words = self.request(&format!("check {}", workload.id()))?;
         words
@@ -201,17 +201,17 @@ pub fn start(peer: Peer) -> Result<(WorkerProcess, String), String> {
     }
 }
 
-/// A racer whose batches run in a worker process.
+/// An entrant whose batches run in a worker process.
 pub struct Remote {
     worker: Rc<RefCell<WorkerProcess>>,
     name: String,
-    /// Its index among the worker's entrants of the workload.
+    /// Its index among the worker's implementations of the workload.
     index: usize,
     slot: u64,
 }
 
 impl Remote {
-    /// The `index`-th entrant of the worker's, named `name` in the report.
+    /// The `index`-th implementation of the worker's, named `name` in the report.
     pub fn new(worker: Rc<RefCell<WorkerProcess>>, name: String, index: usize) -> Remote {
         let slot = {
             let mut w = worker.borrow_mut();
@@ -222,7 +222,7 @@ impl Remote {
     }
 }
 
-impl Racer for Remote {
+impl Entrant for Remote {
     fn name(&self) -> &str {
         &self.name
     }

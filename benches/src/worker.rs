@@ -11,8 +11,8 @@
 //! | request | reply |
 //! |---|---|
 //! | `hello` | `ok avx512_cfg=BOOL aead_on_ours=BOOL` (whether this binary was built with `--cfg chacha20_avx512`; whether its `chacha20poly1305` runs on our `chacha20`) |
-//! | `entrants WORKLOAD` | `ok NAME…` (this worker's entrants of the workload, in order) |
-//! | `check WORKLOAD` | `ok HEX…` (each entrant's transcript, see `chacha_bench::transcript`) |
+//! | `implementations WORKLOAD` | `ok NAME…` (this worker's implementations of the workload, in order) |
+//! | `check WORKLOAD` | `ok HEX…` (each implementation's transcript, see `chacha_bench::transcript`) |
 //! | `prepare SLOT WORKLOAD INDEX POINT TARGET_NS` | `ok CALLS` (a new runner, calibrated) |
 //! | `batch SLOT CALLS` | `ok NANOSECONDS TICKS` (`-` without a TSC) |
 //! | `drop SLOT` | `ok` |
@@ -24,11 +24,13 @@ use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use chacha_bench::{Entrant, Peer, Point, Runner, Workload, aead_on_ours, entrants, transcript};
+use chacha_bench::{
+    Implementation, Peer, Point, Runner, Workload, aead_on_ours, implementations, transcript,
+};
 
 struct WorkerState {
     peers: Vec<Peer>,
-    entrants: HashMap<String, Vec<Entrant>>,
+    implementations: HashMap<String, Vec<Implementation>>,
     slots: HashMap<u64, (String, usize, Runner)>,
 }
 
@@ -41,10 +43,10 @@ fn number(text: Option<&str>) -> Result<u64, String> {
 }
 
 impl WorkerState {
-    fn entrants_of(&mut self, id: &str) -> Result<&mut Vec<Entrant>, String> {
+    fn implementations_of(&mut self, id: &str) -> Result<&mut Vec<Implementation>, String> {
         let w = workload(id)?;
         let peers = &self.peers;
-        Ok(self.entrants.entry(id.to_string()).or_insert_with(|| entrants(w, &[], peers)))
+        Ok(self.implementations.entry(id.to_string()).or_insert_with(|| implementations(w, &[], peers)))
     }
 
     fn handle(&mut self, line: &str) -> Result<String, String> {
@@ -52,14 +54,14 @@ impl WorkerState {
         let command = words.next().unwrap_or("");
         match command {
             "hello" => Ok(format!("avx512_cfg={} aead_on_ours={}", cfg!(chacha20_avx512), aead_on_ours())),
-            "entrants" => {
-                let list = self.entrants_of(words.next().unwrap_or(""))?;
+            "implementations" => {
+                let list = self.implementations_of(words.next().unwrap_or(""))?;
                 Ok(list.iter().map(|e| e.name().to_string()).collect::<Vec<_>>().join(" "))
             }
             "check" => {
                 let id = words.next().unwrap_or("");
                 let w = workload(id)?;
-                let list = self.entrants_of(id)?;
+                let list = self.implementations_of(id)?;
                 let mut reply = String::new();
                 for e in list.iter_mut() {
                     if !reply.is_empty() {
@@ -78,10 +80,10 @@ impl WorkerState {
                 let point = words.next().and_then(Point::from_token).ok_or("bad point")?;
                 let target = Duration::from_nanos(number(words.next())?);
                 let w = workload(&id)?;
-                let list = self.entrants_of(&id)?;
-                let entrant = list.get_mut(index).ok_or("no such entrant")?;
-                let mut runner = entrant.runner(w, point);
-                let calls = runner.calibrate(entrant, target);
+                let list = self.implementations_of(&id)?;
+                let implementation = list.get_mut(index).ok_or("no such implementation")?;
+                let mut runner = implementation.runner(w, point);
+                let calls = runner.calibrate(implementation, target);
                 self.slots.insert(slot, (id, index, runner));
                 Ok(calls.to_string())
             }
@@ -89,9 +91,12 @@ impl WorkerState {
                 let slot = number(words.next())?;
                 let calls = number(words.next())?;
                 let (id, index, runner) = self.slots.get_mut(&slot).ok_or("no such slot")?;
-                let entrant =
-                    self.entrants.get_mut(id).and_then(|l| l.get_mut(*index)).ok_or("no such entrant")?;
-                let (dt, ticks) = runner.batch(entrant, calls);
+                let implementation = self
+                    .implementations
+                    .get_mut(id)
+                    .and_then(|l| l.get_mut(*index))
+                    .ok_or("no such implementation")?;
+                let (dt, ticks) = runner.batch(implementation, calls);
                 Ok(format!("{} {}", dt.as_nanos(), ticks.map_or("-".to_string(), |t| t.to_string())))
             }
             "drop" => {
@@ -105,7 +110,8 @@ impl WorkerState {
 
 /// Serves requests until stdin ends.
 pub fn serve(peers: &[Peer]) -> Result<(), String> {
-    let mut worker = WorkerState { peers: peers.to_vec(), entrants: HashMap::new(), slots: HashMap::new() };
+    let mut worker =
+        WorkerState { peers: peers.to_vec(), implementations: HashMap::new(), slots: HashMap::new() };
     let stdin = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     for line in stdin.lines() {

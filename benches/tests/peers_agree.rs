@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use chacha_bench::{
     AAD, AEAD_CHECK_LEN, AEAD_OPEN_CHECK_LEN, AeadAlgorithm, Algorithm, Backend, CHECK_LEN, MAC_CHECK_LEN,
     OPENSSL_AVX2_CAP, OURS, PAR_CHECK_LEN, Peer, RNG_CHECK_LEN, RNG_SETUP_CHECK_LEN, RngVariant, Workload,
-    aead_implementations, aead_on_ours, check_agreement, compare, entrants, implementations,
+    aead_implementations, aead_on_ours, check_agreement, cipher_implementations, compare, implementations,
     mac_implementations, seal_nonce, transcript, xseal_nonce,
 };
 
@@ -27,7 +27,7 @@ fn every_peer_and_backend_gives_our_bytes() {
     let backends: Vec<Backend> = Backend::available().collect();
     assert!(!backends.is_empty());
     for variant in Algorithm::ALL {
-        let mut impls = implementations(variant, &backends, &peers());
+        let mut impls = cipher_implementations(variant, &backends, &peers());
         assert_eq!(impls[0].name, OURS);
         assert!(impls.len() > backends.len() + 1, "{variant:?}: no peer offers it");
         assert_eq!(check_agreement(&mut impls), Ok(CHECK_LEN), "{variant:?}");
@@ -38,7 +38,7 @@ fn every_peer_and_backend_gives_our_bytes() {
 fn every_workload_agrees_through_transcripts() {
     let backends: Vec<Backend> = Backend::available().collect();
     for w in Workload::all() {
-        let list: Vec<(String, Vec<u8>)> = entrants(w, &backends, &peers())
+        let list: Vec<(String, Vec<u8>)> = implementations(w, &backends, &peers())
             .iter_mut()
             .map(|e| (e.name().to_string(), transcript(w, e)))
             .collect();
@@ -71,7 +71,7 @@ fn every_workload_agrees_through_transcripts() {
 fn each_peer_offers_what_it_claims() {
     let backends: Vec<Backend> = Backend::available().collect();
     for w in Workload::all() {
-        let list = entrants(w, &backends, &peers());
+        let list = implementations(w, &backends, &peers());
         for peer in peers() {
             let present = list.iter().any(|e| e.name() == peer.label());
             assert_eq!(present, w.offered_by(peer), "{peer:?} {w:?}");
@@ -79,7 +79,7 @@ fn each_peer_offers_what_it_claims() {
     }
     // The worker peers never run in process.
     assert!(
-        entrants(Workload::Rng(RngVariant::ChaCha8), &[], &[Peer::PublishedAvx512, Peer::OpenSslAvx2])
+        implementations(Workload::Rng(RngVariant::ChaCha8), &[], &[Peer::PublishedAvx512, Peer::OpenSslAvx2])
             .is_empty()
     );
 }
@@ -88,14 +88,14 @@ fn each_peer_offers_what_it_claims() {
 fn a_disagreement_is_reported() {
     // ChaCha12 where ChaCha20 is expected: same nonce size, different bytes.
     let backends: Vec<Backend> = Backend::available().collect();
-    let mut mixed = implementations(Algorithm::ChaCha20, &backends[..1], &[]);
-    mixed.extend(implementations(Algorithm::ChaCha12, &backends[..1], &[]));
+    let mut mixed = cipher_implementations(Algorithm::ChaCha20, &backends[..1], &[]);
+    mixed.extend(cipher_implementations(Algorithm::ChaCha12, &backends[..1], &[]));
     let err = check_agreement(&mut mixed).expect_err("ChaCha12 is not ChaCha20");
     assert!(err.contains("differs from"), "{err}");
 
     let w = Workload::Rng(RngVariant::ChaCha20);
-    let mut a = entrants(w, &backends[..1], &[]);
-    let mut b = entrants(Workload::Rng(RngVariant::ChaCha8), &backends[..1], &[]);
+    let mut a = implementations(w, &backends[..1], &[]);
+    let mut b = implementations(Workload::Rng(RngVariant::ChaCha8), &backends[..1], &[]);
     let list = vec![
         ("ours-20".to_string(), transcript(w, &mut a[0])),
         ("ours-8".to_string(), transcript(w, &mut b[0])),
@@ -172,9 +172,9 @@ fn a_worker_process_gives_the_same_bytes() {
     };
     assert!(ask("hello").starts_with("ok avx512_cfg="));
     let w = Workload::Cipher { variant: Algorithm::ChaCha20, fresh: false };
-    assert_eq!(ask("entrants chacha20"), format!("ok {}", peer.label()));
+    assert_eq!(ask("implementations chacha20"), format!("ok {}", peer.label()));
     let hex = ask("check chacha20");
-    let mut ours = entrants(w, &Backend::available().collect::<Vec<_>>()[..1], &[]);
+    let mut ours = implementations(w, &Backend::available().collect::<Vec<_>>()[..1], &[]);
     let expected: String = transcript(w, &mut ours[0]).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(hex, format!("ok {expected}"));
     let calls = ask("prepare 1 chacha20 0 64 100000");

@@ -46,24 +46,27 @@ pub(crate) fn head(words: &[u32; 16]) -> [u32; 16] {
 /// [`head`] of a state's words at a counter and, for [`Legacy`](chacha_core::Legacy), of the same
 /// words with word 13 (the counter's high half) one more: what a set's lanes whose word
 /// 12 wrapped start from. The words that depend on word 13 are those of the quarter round
-/// (1, 5, 9, 13); word 2 and the rest are the same in both. For `Ietf`, `carried` is
-/// `now`.
+/// (1, 5, 9, 13); word 2 and the rest are the same in both. For `Ietf`, `word13_carried` is
+/// `at_counter`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Heads {
-    /// The head for word 13 as at the counter.
-    pub(crate) now: [u32; 16],
-    /// The head for word 13 one more (`Legacy`).
-    pub(crate) carried: [u32; 16],
+    /// The head of the words at the counter.
+    pub(crate) at_counter: [u32; 16],
+    /// The head with word 13 one more (`Legacy`: a lane whose word 12 wrapped).
+    pub(crate) word13_carried: [u32; 16],
 }
 
 impl Heads {
     /// The heads for `state`'s key and nonce at `counter`.
     #[inline]
     pub(crate) fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
-        let now = head(&state.words_at(counter));
-        let carried =
-            if V::COUNTER_WORDS == 2 { head(&state.words_at(counter.wrapping_add(1 << 32))) } else { now };
-        Heads { now, carried }
+        let at_counter = head(&state.words_at(counter));
+        let word13_carried = if V::COUNTER_WORDS == 2 {
+            head(&state.words_at(counter.wrapping_add(1 << 32)))
+        } else {
+            at_counter
+        };
+        Heads { at_counter, word13_carried }
     }
 }
 
@@ -168,14 +171,18 @@ mod tests {
         let heads = Heads::at(&state, (7 << 32) | 0xffff_fff9);
         // Word 12 as at the counter (the head passes it through), word 13 8, then 7.
         let mut words = state.words_at((8 << 32) | 0xffff_fff9);
-        assert_eq!(heads.carried, head(&words), "word 13 one more");
+        assert_eq!(heads.word13_carried, head(&words), "word 13 one more");
         words[13] = 7;
-        assert_eq!(heads.now, head(&words));
+        assert_eq!(heads.at_counter, head(&words));
         for i in 0..16 {
-            assert_eq!(heads.now[i] != heads.carried[i], [1, 5, 9, 13].contains(&i), "word {i}");
+            assert_eq!(
+                heads.at_counter[i] != heads.word13_carried[i],
+                [1, 5, 9, 13].contains(&i),
+                "word {i}"
+            );
         }
         let ietf = Heads::at(&State::<Ietf>::new(&[1; 32], &[2; 12]), 5);
-        assert_eq!(ietf.now, ietf.carried);
+        assert_eq!(ietf.at_counter, ietf.word13_carried);
     }
 
     proptest! {

@@ -33,6 +33,9 @@ mod backend;
 mod head;
 #[cfg(chacha_enabled = "neon")]
 pub mod neon;
+/// The row-layout output of `sse2`, `neon` and `simd128`, written once (`rows128!`).
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+mod rows128;
 #[cfg(chacha_enabled = "simd128")]
 pub mod simd128;
 #[cfg(chacha_enabled = "soft")]

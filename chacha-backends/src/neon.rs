@@ -116,6 +116,11 @@ impl Kernel for Neon {
     }
 }
 
+/// The `CALLER` of a kernel called from [`xor_neon`] (see [`sliced`]).
+const IN_XOR: u8 = 0;
+/// The `CALLER` of a kernel called from [`fill_neon`].
+const IN_FILL: u8 = 1;
+
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [uint32x4_t; 4];
 
@@ -228,20 +233,20 @@ macro_rules! row_rounds {
 #[target_feature(enable = "neon")]
 fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let mut counter = state.counter();
-    // One step with a word-sliced kernel: its blocks XORed into `head`, or, if `head` has
+    // One step with a word-sliced kernel: its blocks XORed into `pending`, or, if `pending` has
     // fewer whole blocks, the request finished. A macro, so each width has its own call of
     // its kernel and its rows go from registers through the XOR (a slice chosen by a
     // `match` would go through the stack).
     macro_rules! sliced_step {
         ($ks:expr) => {{
             let ks = $ks;
-            if head.len() < ks.len() * BLOCK_LEN {
-                return finish(&ks, head, rest, tail);
+            if pending.len() < ks.len() * BLOCK_LEN {
+                return finish(&ks, pending, partial, tail);
             }
-            let (now, later) = head.split_at(ks.len() * BLOCK_LEN);
+            let (now, later) = pending.split_at(ks.len() * BLOCK_LEN);
             // Not `xor_blocks`: one instance shared by every caller stays out of line and
             // takes the rows through the stack.
             let (inp, out) = now.into_raw();
@@ -251,46 +256,19 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
                 // (split from an InOutBuf), and block b < ks.len() lies inside it.
                 unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
             }
-            head = later;
+            pending = later;
             counter = counter.wrapping_add(ks.len() as u64);
         }};
     }
     loop {
-        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+        match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
-            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
-            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
-            4..8 => sliced_step!(sliced::<R, V, 1, 4, 0>(state, counter)),
-            _ => sliced_step!(sliced::<R, V, 2, 8, 0>(state, counter)),
+            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
+            4..8 => sliced_step!(sliced::<R, V, 1, 4, IN_XOR>(state, counter)),
+            _ => sliced_step!(sliced::<R, V, 2, 8, IN_XOR>(state, counter)),
         }
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
-/// block after those into the partial block `rest` (its whole keystream going to `tail`)
-/// if `rest` is not empty.
-#[inline]
-#[target_feature(enable = "neon")]
-fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    let whole = head.len() / BLOCK_LEN;
-    xor_blocks(ks, head);
-    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
-        xor_partial(rows, rest, tail);
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
-#[inline]
-#[target_feature(enable = "neon")]
-fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-    let whole = buf.len() / BLOCK_LEN;
-    let (inp, out) = buf.into_raw();
-    for (b, rows) in ks.iter().enumerate().take(whole) {
-        let at = b * BLOCK_LEN;
-        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
-        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
-        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
     }
 }
 
@@ -304,31 +282,22 @@ fn fill_neon<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
             4..8 => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, 1, 4, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, 1, 4, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
             _ => {
                 let (now, later) = rest.split_at_mut(8);
-                store_blocks(now, &sliced::<R, V, 2, 8, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, 2, 8, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(8);
             }
         }
-    }
-}
-
-/// Stores the first `out.len()` blocks of `ks` into `out`.
-#[inline]
-#[target_feature(enable = "neon")]
-fn store_blocks(out: &mut [Block], ks: &[Rows]) {
-    for (block, rows) in out.iter_mut().zip(ks) {
-        store_block(block, rows);
     }
 }
 
@@ -365,12 +334,12 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// every NEON register there is, so a few words spill; the sets are interleaved anyway
 /// because one set alone leaves the pipes waiting on the 2-cycle chains (see the README).
 ///
-/// `SITE` only tells the call sites apart (`xor_neon` 0, `fill_neon` 1): each gets its own
+/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart: each gets its own
 /// instance, which LLVM inlines (an instance shared by two callers stays out of line and
 /// returns its rows through the stack, as in the `sse2` module).
 #[inline]
 #[target_feature(enable = "neon")]
-fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const SITE: u8>(
+fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; B] {
@@ -446,10 +415,10 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
 
 /// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
 /// interleaved (they cost about the latency of one while the SIMD pipes have room).
-/// `SITE`: as for [`sliced`].
+/// `CALLER`: as for [`sliced`].
 #[inline]
 #[target_feature(enable = "neon")]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; N] {
@@ -530,26 +499,16 @@ fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
 // Memory: every pointer load and store of the module.
 // ---------------------------------------------------------------------------------------
 
+// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
+// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+super::rows128::rows128!(#[inline] #[target_feature(enable = "neon")]);
+
 /// Four words in lanes 0..4 (lane 0 = `w[0]`), on either byte order.
 #[inline]
 #[target_feature(enable = "neon")]
 fn from_words(w: [u32; 4]) -> uint32x4_t {
     // SAFETY: `w` is 4 readable u32s; `ld1 {.4s}` loads them element by element.
     unsafe { vld1q_u32(w.as_ptr()) }
-}
-
-/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
-///
-/// # Safety
-/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
-/// or disjoint.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
-    for (r, &k) in ks.iter().enumerate() {
-        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
 }
 
 /// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
@@ -568,33 +527,6 @@ unsafe fn xor16(inp: *const u8, out: *mut u8, ks: uint32x4_t) {
     // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
     // `inp`, which was read in full above.
     unsafe { vst1q_u8(out, sum) };
-}
-
-/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
-/// XORed, 16 at a time from the registers and the last `len % 16` from `tail`.
-#[inline]
-#[target_feature(enable = "neon")]
-fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    store_block(tail, ks);
-    let len = rest.len();
-    let rows = len / 16;
-    let (head, mut bytes) = rest.split_at(rows * 16);
-    let (inp, out) = head.into_raw();
-    for (r, &k) in ks.iter().enumerate().take(rows) {
-        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
-        // disjoint: split from an InOutBuf).
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-    bytes.xor_in2out(&tail[rows * 16..len]);
-}
-
-/// Stores a block's four rows into `out`.
-#[inline]
-#[target_feature(enable = "neon")]
-fn store_block(out: &mut Block, ks: &Rows) {
-    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
-        store16(chunk.try_into().expect("16 bytes"), k);
-    }
 }
 
 /// Stores a row's 16 bytes (its little-endian serialisation on this target), unaligned.

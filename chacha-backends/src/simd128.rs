@@ -88,6 +88,11 @@ impl Kernel for Simd128 {
     }
 }
 
+/// The `CALLER` of a kernel called from [`xor_simd128`] (see [`sliced`]).
+const IN_XOR: u8 = 0;
+/// The `CALLER` of a kernel called from [`fill_simd128`].
+const IN_FILL: u8 = 1;
+
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [v128; 4];
 
@@ -102,51 +107,26 @@ type Rows = [v128; 4];
 #[inline(never)]
 fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let mut counter = state.counter();
     loop {
-        match head.len() / BLOCK_LEN + usize::from(!rest.is_empty()) {
+        match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, 0>(state, counter), head, rest, tail),
-            2 => return finish(&row_blocks::<R, V, 2, 0>(state, counter), head, rest, tail),
-            3 => return finish(&row_blocks::<R, V, 3, 0>(state, counter), head, rest, tail),
+            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
             _ => {
-                let ks = sliced::<R, V, 0>(state, counter);
-                if head.len() < 4 * BLOCK_LEN {
-                    return finish(&ks, head, rest, tail);
+                let ks = sliced::<R, V, IN_XOR>(state, counter);
+                if pending.len() < 4 * BLOCK_LEN {
+                    return finish(&ks, pending, partial, tail);
                 }
-                let (now, later) = head.split_at(4 * BLOCK_LEN);
+                let (now, later) = pending.split_at(4 * BLOCK_LEN);
                 xor_blocks(&ks, now);
-                head = later;
+                pending = later;
                 counter = counter.wrapping_add(4);
             }
         }
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
-/// block after those into the partial block `rest` (its whole keystream going to `tail`)
-/// if `rest` is not empty.
-#[inline(always)]
-fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    let whole = head.len() / BLOCK_LEN;
-    xor_blocks(ks, head);
-    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
-        xor_partial(rows, rest, tail);
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
-#[inline(always)]
-fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-    let whole = buf.len() / BLOCK_LEN;
-    let (inp, out) = buf.into_raw();
-    for (b, rows) in ks.iter().enumerate().take(whole) {
-        let at = b * BLOCK_LEN;
-        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
-        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
-        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
     }
 }
 
@@ -159,24 +139,16 @@ fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, 1>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, 1>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, 1>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
             _ => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, 1>(state, counter));
+                store_blocks(now, &sliced::<R, V, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
         }
-    }
-}
-
-/// Stores the first `out.len()` blocks of `ks` into `out`.
-#[inline(always)]
-fn store_blocks(out: &mut [Block], ks: &[Rows]) {
-    for (block, rows) in out.iter_mut().zip(ks) {
-        store_block(block, rows);
     }
 }
 
@@ -206,10 +178,10 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// The keystream of blocks `counter .. counter + 4` in rows, from one word-sliced set:
 /// lane `l` of `x[i]` is word `i` of block `counter + l`.
 ///
-/// `SITE` only tells the call sites apart (`xor_simd128` 0, `fill_simd128` 1), so each
+/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart, so each
 /// gets its own instance to inline (as in the `neon` and `sse2` modules).
 #[inline(always)]
-fn sliced<R: Rounds, V: Variant, const SITE: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
+fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
     let w = state.words();
     let mut x = [u32x4_splat(0); 16];
     for (v, &word) in x.iter_mut().zip(w) {
@@ -293,9 +265,9 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
 
 /// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
 /// interleaved (they cost about the latency of one while the vector units have room).
-/// `SITE`: as for [`sliced`].
+/// `CALLER`: as for [`sliced`].
 #[inline(always)]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const SITE: u8>(
+fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
     state: &State<V>,
     counter: u64,
 ) -> [Rows; N] {
@@ -409,18 +381,9 @@ fn rotl<const L: u32>(x: v128) -> v128 {
 // Memory: every pointer load and store of the module.
 // ---------------------------------------------------------------------------------------
 
-/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
-///
-/// # Safety
-/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
-/// or disjoint.
-#[inline(always)]
-unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
-    for (r, &k) in ks.iter().enumerate() {
-        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-}
+// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
+// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+super::rows128::rows128!(#[inline(always)]);
 
 /// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
 /// pointers (in place) are fine.
@@ -436,31 +399,6 @@ unsafe fn xor16(inp: *const u8, out: *mut u8, ks: v128) {
     // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
     // `inp`, which was read in full above; no alignment requirement, as for the load.
     unsafe { v128_store(out.cast::<v128>(), v128_xor(data, ks)) };
-}
-
-/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
-/// XORed, 16 at a time from the vectors and the last `len % 16` from `tail`.
-#[inline(always)]
-fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    store_block(tail, ks);
-    let len = rest.len();
-    let rows = len / 16;
-    let (head, mut bytes) = rest.split_at(rows * 16);
-    let (inp, out) = head.into_raw();
-    for (r, &k) in ks.iter().enumerate().take(rows) {
-        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
-        // disjoint: split from an InOutBuf).
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-    bytes.xor_in2out(&tail[rows * 16..len]);
-}
-
-/// Stores a block's four rows into `out`.
-#[inline(always)]
-fn store_block(out: &mut Block, ks: &Rows) {
-    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
-        store16(chunk.try_into().expect("16 bytes"), k);
-    }
 }
 
 /// Stores a row's 16 bytes (its little-endian serialisation), unaligned.

@@ -1,73 +1,62 @@
-//! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2.
+//! `sse2`: ChaCha with SSE2 only, for x86 and x86_64 CPUs without AVX2, 1 to 5 blocks per step.
 //!
-//! Every function that runs vector code enables `sse2` and nothing else, and no intrinsic
-//! or instruction from a later extension appears (no SSSE3 `pshufb`, no SSE4.1): the
-//! 16-bit rotation is two word shuffles (`pshuflw`, `pshufhw`), the 12/8/7-bit ones two
-//! shifts and an `or`. `scripts/check-sse2-isa.sh` checks the disassembly of a release build
-//! for it (with `ssse3` merely *enabled*, LLVM turns the word shuffles into `pshufb` on its
-//! own). The three entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are
-//! `#[inline(never)]` so that all of this code sits in functions of this module, where the
-//! script finds it.
+//! | blocks left | kernel | layout |
+//! |---|---|---|
+//! | ≥ 5 (x86: ≥ 4) | `sliced4` with a fifth block in general-purpose registers (x86_64) | word-sliced: register `i` = word `i` of 4 blocks, lane `b` = block `counter + b` |
+//! | 4 | `sliced4` | same |
+//! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha, N = 1) | rows: one block in 4 registers, one row each |
 //!
-//! # Widths (blocks per call)
-//! Blocks left (the last one maybe partial) → kernel: ≥ 5 → 5 (4 word-sliced + 1 scalar;
-//! on x86 ≥ 4 → 4 word-sliced); 4 → word-sliced; 3, 2, 1 → 3, 2, 1 row chains. No request
-//! computes a block it does not need. `fill` follows the same rules.
+//! `sse2/sliced.rs` holds the word-sliced kernel; this file the entry points, the row
+//! kernel, the rotates and the memory helpers. No request computes a block it does not
+//! need; `fill` follows the same rules.
 //!
-//! # Kernels
-//! - **Word-sliced, 4 blocks** (`sliced4`): register `i` holds state word `i` of 4
-//!   consecutive blocks, so a quarter round is 4 × (add, xor, rotate) on whole registers and
-//!   needs no shuffles; a 4×4 transpose with `punpck*` turns the 16 words back into the 4
-//!   blocks' rows, which are XORed straight into the data (no keystream buffer). 16 words
-//!   in 16 xmm registers (x86_64) leave no room for temporaries, so the quarter rounds run
-//!   in pairs (10 registers) while the other pair's words wait, a few of them on the stack,
-//!   off the chains being computed.
-//! - **+1 block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): the same loop also
-//!   computes a fifth block with scalar `add`/`xor`/`rol`, interleaved with the vector pairs,
-//!   on the integer ALUs the vector code leaves idle. Not on x86: 7 general registers cannot
-//!   hold 16 words. Its keystream stays in general-purpose registers and is XORed into the
-//!   data 8 bytes at a time (`xor_words`): packing it into `xmm` rows cost more.
-//! - **The head**: of the input words only word 12 (the counter) differs between the
-//!   blocks of a step, so about 40 % of the first double round computes the same words in
-//!   every lane and in the fifth block. The crate's `head` module does that once per call, in
-//!   scalar code; each step starts its lanes and its fifth block from those words, runs
-//!   the column round's counter quarter round and what is left of the diagonal round, and
-//!   then one double round fewer.
-//! - **Row layout, 1–3 blocks** (`row_blocks`): one block in 4 registers (rows a, b, c,
-//!   d), a quarter round per lane, `pshufd` to turn columns into diagonals and back (row b
-//!   stays in place); N blocks interleave their N independent chains, which cost about one
-//!   chain's latency while the vector ports have room. HChaCha is the 1-block form without
-//!   the final add.
+//! SSE2 and nothing later: the 16-bit rotate is two word shuffles (`pshuflw`, `pshufhw`;
+//! with `ssse3` merely enabled LLVM makes them `pshufb`), 12/8/7 two shifts and an `or`.
+//! The entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` and
+//! hold all of the module's vector code, where `scripts/check-sse2-isa.sh` checks it.
 //!
-//! The figures behind each choice, what was rejected (among others the double round in
-//! `asm!`, and row d without a 16-byte load) and how to measure it again: `DECISIONS.md`
-//! in this crate, § sse2 (and § Machine facts for the CPUs).
+//! Why:
+//! - **Word-sliced**: no shuffles in the rounds; a `punpck*` transpose turns the words into
+//!   rows XORed straight into the data. 16 words fill the 16 xmm registers, so the quarter
+//!   rounds run in pairs while the other pair's words wait, a few on the stack.
+//! - **A fifth block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): scalar
+//!   `add`/`xor`/`rol` interleaved with the vector pairs, on ALUs the vector code leaves
+//!   idle, XORed 8 bytes at a time (`xor_words`). x86 has too few registers.
+//! - **The head**: only word 12 differs between the blocks of a step, so the `head` module
+//!   does about 40 % of the first double round once per call.
+//! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
+//!   chain); N interleaved chains cost about one chain's latency.
+//!
+//! Figures, rejected designs (among others the double round in `asm!`) and how to measure
+//! them again: `DECISIONS.md` in this crate, § sse2 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
-    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128,
-    _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_shufflehi_epi16,
-    _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi32,
-    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128,
-    _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32, _mm_shufflehi_epi16,
-    _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_unpackhi_epi32,
-    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_setzero_si128,
+    _mm_shuffle_epi32, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32, _mm_srli_epi32,
+    _mm_storeu_si128, _mm_xor_si128,
 };
 
 use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
 
-use crate::head::{Heads, finish_first_double_round};
+use crate::head::Heads;
+
+mod sliced;
+
+use sliced::{SCALAR_BLOCK, W, sliced4};
 
 /// Proof that this CPU has SSE2; only [`Sse2::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sse2(());
 
 impl Sse2 {
-    /// `Some` if this CPU has SSE2 (every x86_64 CPU, and x86 ones since the Pentium 4).
+    /// `Some` if this CPU has SSE2 (every x86_64 CPU, x86 ones since the Pentium 4).
     pub fn detect() -> Option<Self> {
         cpufeatures::new!(cpuid_sse2, "sse2");
         cpuid_sse2::get().then_some(Sse2(()))
@@ -96,13 +85,19 @@ impl Kernel for Sse2 {
         unsafe { hchacha_sse2::<R>(key, input) }
     }
 
-    /// The 4-block word-sliced kernel costs less per block than one row chain, so short
-    /// calls are worth batching by 4 (DECISIONS.md, § sse2: the word-sliced loop).
+    /// The 4-block word-sliced kernel costs less per block than one row chain (DECISIONS.md).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
     }
 }
+
+// The `CALLER`s of `sliced4`, one instance per call site: the loop and the last 4 blocks
+// of `xor_sse2` and of `fill_sse2`.
+const IN_XOR_LOOP: u8 = 0;
+const IN_XOR_END: u8 = 1;
+const IN_FILL_LOOP: u8 = 2;
+const IN_FILL_END: u8 = 3;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [__m128i; 4];
@@ -111,22 +106,11 @@ type Rows = [__m128i; 4];
 // Entry points: the width rules.
 // ---------------------------------------------------------------------------------------
 
-/// Fused XOR. While at least 5 blocks (the last one maybe partial) are left, 5 at a time
-/// (4 word-sliced + 1 in general-purpose registers; 4 on x86), then 4 word-sliced if 4 are
-/// left, then the last 1–3 with the row kernel, their chains interleaved (for 3 blocks
-/// faster than the 4-wide kernel: DECISIONS.md, § sse2: row chains for 1–3 blocks). No
-/// call computes a block the request does not need. The wide kernel has one call site
-/// per width here, so it is inlined and its output goes from registers through the
-/// transpose straight into the XOR.
-///
-/// The buffer comes as the parts of an `InOutBuf` (pointers and length in registers): an
-/// `InOutBuf` argument, three words, goes through memory in the Rust ABI, three stores on
-/// every call (see `avx512::run`).
-///
+/// Fused XOR, by the module header's widths. The buffer comes as an `InOutBuf`'s parts, in
+/// registers (the Rust ABI passes a struct of three words through memory).
 /// # Safety
 /// `inp`, `out` and `len` are the parts of an `InOutBuf` borrowed for this call.
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 unsafe fn xor_sse2<R: Rounds, V: Variant>(
@@ -139,69 +123,46 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     // SAFETY: the caller's guarantee.
     let buf = unsafe { InOutBuf::from_raw(inp, out, len) };
     let whole = buf.len() / BLOCK_LEN;
-    // `head`: the whole blocks not done yet; `rest`: the partial last block (maybe empty).
-    let (mut head, rest) = buf.split_at(whole * BLOCK_LEN);
-    let left = |head: &InOutBuf<'_, '_, u8>| head.len() / BLOCK_LEN + usize::from(!rest.is_empty());
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
+    let left = |pending: &InOutBuf<'_, '_, u8>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
-    while left(&head) >= W {
-        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 0, true>(state, counter, &heads);
-        if head.len() < W * BLOCK_LEN {
+    while left(&pending) >= W {
+        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, IN_XOR_LOOP, true>(state, counter, &heads);
+        if pending.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
-            return finish(&ks[..W], head, rest, tail);
+            return finish(&ks[..W], pending, partial, tail);
         }
-        let (now, later) = head.split_at(W * BLOCK_LEN);
+        let (now, later) = pending.split_at(W * BLOCK_LEN);
         let (four, fifth) = now.split_at(4 * BLOCK_LEN);
         xor_blocks(&[b0, b1, b2, b3], four);
         if SCALAR_BLOCK {
             xor_words(&w4, fifth);
         }
-        head = later;
+        pending = later;
         counter = counter.wrapping_add(W as u64);
         if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
             // `Legacy`: word 13 was carried into.
             heads = Heads::at(state, counter);
         }
     }
-    match left(&head) {
+    match left(&pending) {
         0 => {}
-        1 => finish(&row_blocks::<R, V, 1>(state, counter), head, rest, tail),
-        2 => finish(&row_blocks::<R, V, 2>(state, counter), head, rest, tail),
-        3 => finish(&row_blocks::<R, V, 3>(state, counter), head, rest, tail),
-        _ => finish(&sliced4::<R, V, false, 1, true>(state, counter, &heads).0, head, rest, tail),
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `head` (as many as both have), and the
-/// block after those into the partial block `rest` (its whole keystream going to `tail`)
-/// if `rest` is not empty.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn finish(ks: &[Rows], head: InOutBuf<'_, '_, u8>, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    let whole = head.len() / BLOCK_LEN;
-    xor_blocks(ks, head);
-    if let Some(rows) = ks.get(whole).filter(|_| !rest.is_empty()) {
-        xor_partial(rows, rest, tail);
-    }
-}
-
-/// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-    let whole = buf.len() / BLOCK_LEN;
-    let (inp, out) = buf.into_raw();
-    for (b, rows) in ks.iter().enumerate().take(whole) {
-        let at = b * BLOCK_LEN;
-        // SAFETY: block b < buf.len() / 64 lies inside `buf`, whose input and output are
-        // buf.len() bytes each and equal or disjoint (an InOutBuf guarantees both).
-        unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+        1 => finish(&row_blocks::<R, V, 1>(state, counter), pending, partial, tail),
+        2 => finish(&row_blocks::<R, V, 2>(state, counter), pending, partial, tail),
+        3 => finish(&row_blocks::<R, V, 3>(state, counter), pending, partial, tail),
+        _ => finish(
+            &sliced4::<R, V, false, IN_XOR_END, true>(state, counter, &heads).0,
+            pending,
+            partial,
+            tail,
+        ),
     }
 }
 
 /// Raw keystream: the same widths as [`xor_sse2`].
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
@@ -209,7 +170,8 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut heads = Heads::at(state, counter);
     let mut rest = out;
     while rest.len() >= W {
-        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, 2, true>(state, counter, &heads);
+        let ([b0, b1, b2, b3], w4) =
+            sliced4::<R, V, SCALAR_BLOCK, IN_FILL_LOOP, true>(state, counter, &heads);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -229,22 +191,12 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
         1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
         2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
         3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
-        _ => store_blocks(rest, &sliced4::<R, V, false, 3, true>(state, counter, &heads).0),
-    }
-}
-
-/// Stores the first `out.len()` blocks of `ks` into `out`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store_blocks(out: &mut [Block], ks: &[Rows]) {
-    for (block, rows) in out.iter_mut().zip(ks) {
-        store_block(block, rows);
+        _ => store_blocks(rest, &sliced4::<R, V, false, IN_FILL_END, true>(state, counter, &heads).0),
     }
 }
 
 /// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
-// Never inlined: all SSE2 code of the module stays inside the three entry points, where
-// `scripts/check-sse2-isa.sh` finds it by name.
+// Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
 fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
@@ -264,212 +216,10 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 }
 
 // ---------------------------------------------------------------------------------------
-// Word-sliced kernel: 4 blocks, one state word of all four per register.
-// ---------------------------------------------------------------------------------------
-
-/// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
-/// macro, not a function: LLVM declined to inline a `#[target_feature]` function called
-/// four times per double round, and an out-of-line call kept all 16 words in memory.
-macro_rules! quarter_round_pair {
-    ($x:ident, [$a:literal, $b:literal, $c:literal, $d:literal], [$e:literal, $f:literal, $g:literal, $h:literal]) => {
-        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
-        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
-        $x[$d] = rotl16(_mm_xor_si128($x[$d], $x[$a]));
-        $x[$h] = rotl16(_mm_xor_si128($x[$h], $x[$e]));
-        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
-        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
-        $x[$b] = rotl::<12, 20>(_mm_xor_si128($x[$b], $x[$c]));
-        $x[$f] = rotl::<12, 20>(_mm_xor_si128($x[$f], $x[$g]));
-        $x[$a] = _mm_add_epi32($x[$a], $x[$b]);
-        $x[$e] = _mm_add_epi32($x[$e], $x[$f]);
-        $x[$d] = rotl::<8, 24>(_mm_xor_si128($x[$d], $x[$a]));
-        $x[$h] = rotl::<8, 24>(_mm_xor_si128($x[$h], $x[$e]));
-        $x[$c] = _mm_add_epi32($x[$c], $x[$d]);
-        $x[$g] = _mm_add_epi32($x[$g], $x[$h]);
-        $x[$b] = rotl::<7, 25>(_mm_xor_si128($x[$b], $x[$c]));
-        $x[$f] = rotl::<7, 25>(_mm_xor_si128($x[$f], $x[$g]));
-    };
-}
-
-/// One step of word-sliced quarter rounds side by side: `p += q; r ^= p; r <<<= n` (`rot`)
-/// for each `[p, q, r]`.
-macro_rules! sliced_step {
-    ($x:ident, $rot:expr; $([$p:literal, $q:literal, $r:literal]),+) => {
-        $( $x[$p] = _mm_add_epi32($x[$p], $x[$q]); $x[$r] = $rot(_mm_xor_si128($x[$r], $x[$p])); )+
-    };
-}
-
-/// Whether the word-sliced kernel computes a fifth block in general-purpose registers (see
-/// [`sliced4`]): on x86_64 only, where 15 of them hold its 16 words and the loop
-/// counter with 18 spill moves per double round; x86 has 7.
-const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
-
-/// Blocks per call of the widest kernel: [`sliced4`] with [`SCALAR_BLOCK`].
-const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
-
-/// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`), from the
-/// word-sliced kernel (lane `b` of word register `i` is word `i` of block `counter + b`),
-/// and, if `SCALAR`, of block `counter + 4` computed in general-purpose registers in the
-/// same loop, as its 16 keystream words (else zeros).
-///
-/// The fifth block: the integer ALUs are idle while the vector units run the four-block
-/// chains, so on Zen 4 a block in general-purpose registers is nearly free; on Intel
-/// (EMR) the vector and integer ALUs share three of their ports, and it still measured
-/// faster (DECISIONS.md, § sse2: the fifth block).
-///
-/// `SITE` only tells the call sites apart: each gets its own instance, which LLVM inlines
-/// (one instance shared by `xor_sse2` and `fill_sse2` stayed out of line and returned its
-/// 16 words through the stack).
-#[inline]
-#[target_feature(enable = "sse2")]
-fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const SITE: u8, const HEAD: bool>(
-    state: &State<V>,
-    counter: u64,
-    heads: &Heads,
-) -> ([Rows; 4], [u32; 16]) {
-    let w = state.words();
-    let mut input = [_mm_setzero_si128(); 16];
-    for (v, &word) in input.iter_mut().zip(w) {
-        *v = _mm_set1_epi32(word as i32);
-    }
-    // The counter of each lane, built in 64 bits so that the Legacy carry from word 12 into
-    // word 13 happens inside the call (Ietf never wraps: the caller checked the stream end).
-    let lane = |b: u64| counter.wrapping_add(b);
-    input[12] = _mm_set_epi32(lane(3) as i32, lane(2) as i32, lane(1) as i32, lane(0) as i32);
-    if V::COUNTER_WORDS == 2 {
-        input[13] = _mm_set_epi32(
-            (lane(3) >> 32) as i32,
-            (lane(2) >> 32) as i32,
-            (lane(1) >> 32) as i32,
-            (lane(0) >> 32) as i32,
-        );
-    }
-    let scalar_input = if SCALAR { state.words_at(lane(4)) } else { [0; 16] };
-    let mut x = input;
-    let mut y = scalar_input;
-    let mut double_rounds = R::DOUBLE_ROUNDS;
-    if HEAD {
-        // The first double round from the head (`crate::head`): the lanes start
-        // from its words, then the column round's counter quarter round and what is left
-        // of the diagonal round.
-        for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-            x[i] = _mm_set1_epi32(heads.now[i] as i32);
-        }
-        if V::COUNTER_WORDS == 2 {
-            // `Legacy`: lanes whose word 13 was carried into take the words that depend on
-            // it from the other head.
-            let carried =
-                _mm_cmpeq_epi32(input[13], _mm_set1_epi32(((counter >> 32) as u32).wrapping_add(1) as i32));
-            for i in [1, 5, 9, 13] {
-                let other = _mm_set1_epi32(heads.carried[i] as i32);
-                x[i] = _mm_or_si128(_mm_and_si128(carried, other), _mm_andnot_si128(carried, x[i]));
-            }
-        }
-        x[12] = rotl16(_mm_xor_si128(x[12], x[0]));
-        sliced_step!(x, rotl::<12, 20>; [8, 12, 4]);
-        sliced_step!(x, rotl::<8, 24>; [0, 4, 12]);
-        sliced_step!(x, rotl::<7, 25>; [8, 12, 4]);
-        x[12] = rotl16(_mm_xor_si128(x[12], x[1]));
-        sliced_step!(x, rotl16; [0, 5, 15], [3, 4, 14]);
-        sliced_step!(x, rotl::<12, 20>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
-        sliced_step!(x, rotl::<8, 24>; [0, 5, 15], [1, 6, 12], [2, 7, 13], [3, 4, 14]);
-        sliced_step!(x, rotl::<7, 25>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
-        if SCALAR {
-            let carried = V::COUNTER_WORDS == 2 && lane(4) >> 32 != counter >> 32;
-            y = finish_first_double_round(if carried { &heads.carried } else { &heads.now }, y[12]);
-        }
-        double_rounds -= 1;
-    }
-    for _ in 0..double_rounds {
-        // Two quarter rounds at a time: their 8 words and temporaries fill 10 of the 16
-        // xmm registers, and the 8 words of the other pair wait (some of them spilled)
-        // for half a round, off the chains being computed. The scalar block's quarter
-        // rounds are spread between them, so each stretch of the loop has work for both
-        // kinds of units.
-        quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
-        if SCALAR {
-            scalar_quarter_round(&mut y, [0, 4, 8, 12]);
-            scalar_quarter_round(&mut y, [1, 5, 9, 13]);
-        }
-        quarter_round_pair!(x, [2, 6, 10, 14], [3, 7, 11, 15]);
-        if SCALAR {
-            scalar_quarter_round(&mut y, [2, 6, 10, 14]);
-            scalar_quarter_round(&mut y, [3, 7, 11, 15]);
-        }
-        quarter_round_pair!(x, [0, 5, 10, 15], [1, 6, 11, 12]);
-        if SCALAR {
-            scalar_quarter_round(&mut y, [0, 5, 10, 15]);
-            scalar_quarter_round(&mut y, [1, 6, 11, 12]);
-        }
-        quarter_round_pair!(x, [2, 7, 8, 13], [3, 4, 9, 14]);
-        if SCALAR {
-            scalar_quarter_round(&mut y, [2, 7, 8, 13]);
-            scalar_quarter_round(&mut y, [3, 4, 9, 14]);
-        }
-    }
-    for (v, i) in x.iter_mut().zip(input) {
-        *v = _mm_add_epi32(*v, i);
-    }
-    let mut fifth = [0u32; 16];
-    if SCALAR {
-        for ((f, y), i) in fifth.iter_mut().zip(y).zip(scalar_input) {
-            *f = y.wrapping_add(i);
-        }
-    }
-    (transpose(&x), fifth)
-}
-
-/// RFC 8439 §2.1 on one block's words in general-purpose registers (`rol` has 1-cycle
-/// latency there; LLVM keeps it scalar, as the disassembly of the loop shows: 32 `rol`
-/// per double round).
-#[inline(always)]
-fn scalar_quarter_round(x: &mut [u32; 16], [a, b, c, d]: [usize; 4]) {
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(16);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(12);
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(8);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(7);
-}
-
-/// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn transpose(x: &[__m128i; 16]) -> [Rows; 4] {
-    let mut out = [[_mm_setzero_si128(); 4]; 4];
-    for r in 0..4 {
-        let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
-        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K):
-        //
-        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]      unpacklo32(w0, w1) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
-        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]      unpacklo32(w2, w3) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
-        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]      unpackhi32(w0, w1) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
-        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]      unpackhi32(w2, w3) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
-        //
-        //   unpacklo64(t0, t1) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
-        //   unpackhi64(t0, t1) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
-        //   unpacklo64(t2, t3) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
-        //   unpackhi64(t2, t3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
-        let t0 = _mm_unpacklo_epi32(w0, w1);
-        let t1 = _mm_unpacklo_epi32(w2, w3);
-        let t2 = _mm_unpackhi_epi32(w0, w1);
-        let t3 = _mm_unpackhi_epi32(w2, w3);
-        out[0][r] = _mm_unpacklo_epi64(t0, t1);
-        out[1][r] = _mm_unpackhi_epi64(t0, t1);
-        out[2][r] = _mm_unpacklo_epi64(t2, t3);
-        out[3][r] = _mm_unpackhi_epi64(t2, t3);
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------
 // Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
 // ---------------------------------------------------------------------------------------
 
-/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
-/// interleaved (they cost about the latency of one while the vector ports have room).
+/// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 #[inline]
 #[target_feature(enable = "sse2")]
 fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: u64) -> [Rows; N] {
@@ -497,10 +247,8 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: 
 fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
     for _ in 0..R::DOUBLE_ROUNDS {
         row_quarter_rounds(x);
-        // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
-        // c, rotate 7) and the first one the next round reads (a += b), so shuffling it would
-        // add a shuffle to every round's chain; a, c and d are finished earlier and turn while
-        // b is computed. Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+        // Columns to diagonals, row b in place (the last row a round writes and the first
+        // the next reads). Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
         //
         //   a = [a0 a1 a2 a3] -> pshufd 0x93 -> [a3 a0 a1 a2]
         //   b = [b0 b1 b2 b3]                   [b0 b1 b2 b3]
@@ -515,8 +263,7 @@ fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
             rows[3] = _mm_shuffle_epi32::<0x4e>(rows[3]);
         }
         row_quarter_rounds(x);
-        // Diagonals back to columns: the inverse lane rotations (0x39 undoes 0x93 and back,
-        // 0x4e is its own inverse).
+        // Back to columns: the inverse rotations (0x39 and 0x93 undo each other).
         for rows in x.iter_mut() {
             rows[0] = _mm_shuffle_epi32::<0x39>(rows[0]);
             rows[2] = _mm_shuffle_epi32::<0x93>(rows[2]);
@@ -551,8 +298,7 @@ fn row_quarter_rounds<const N: usize>(x: &mut [Rows; N]) {
 // Rotations: SSE2 has no rotate and no byte shuffle (`pshufb` is SSSE3).
 // ---------------------------------------------------------------------------------------
 
-/// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped, in two word
-/// shuffles (one instruction fewer than the shifts and `or`, same latency).
+/// Each 32-bit lane rotated left by 16: its 16-bit halves swapped by two word shuffles.
 ///
 /// ```text
 ///   16-bit words  [w0 w1 | w2 w3 | w4 w5 | w6 w7]      (lane = wN wN+1, low word first)
@@ -577,26 +323,13 @@ fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
 // Memory: every pointer load and store of the module.
 // ---------------------------------------------------------------------------------------
 
-/// XORs a block of keystream into 64 bytes: `out[..64] = inp[..64] ^ ks`.
-///
-/// # Safety
-/// `inp` is valid for reading and `out` for writing 64 bytes, and the two ranges are equal
-/// or disjoint.
-#[inline]
-#[target_feature(enable = "sse2")]
-unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
-    for (r, &k) in ks.iter().enumerate() {
-        // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-}
+// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
+// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+super::rows128::rows128!(#[inline] #[target_feature(enable = "sse2")]);
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
-/// pointers (in place) are fine.
-///
+/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
 /// # Safety
-/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
-/// or disjoint.
+/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
 #[inline]
 #[target_feature(enable = "sse2")]
 unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
@@ -608,24 +341,6 @@ unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
     unsafe { _mm_storeu_si128(out.cast(), sum) };
 }
 
-/// The partial last block: its whole keystream to `tail`, its first `rest.len() < 64` bytes
-/// XORed, 16 at a time from the registers and the last `len % 16` from `tail`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn xor_partial(ks: &Rows, rest: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-    store_block(tail, ks);
-    let len = rest.len();
-    let rows = len / 16;
-    let (head, mut bytes) = rest.split_at(rows * 16);
-    let (inp, out) = head.into_raw();
-    for (r, &k) in ks.iter().enumerate().take(rows) {
-        // SAFETY: row r < len / 16 lies in `head` (16·rows bytes in and out, equal or
-        // disjoint: split from an InOutBuf).
-        unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
-    }
-    bytes.xor_in2out(&tail[rows * 16..len]);
-}
-
 /// A block's words as four rows.
 #[inline]
 #[target_feature(enable = "sse2")]
@@ -635,13 +350,11 @@ fn rows_of(w: &[u32; 16]) -> Rows {
     })
 }
 
-/// XORs one block of keystream words into the 64 bytes of `buf`, 8 bytes at a time in
-/// general-purpose registers (the fifth block of [`sliced4`] is computed there, and
-/// moving its words into `xmm` rows cost more than this). Little-endian: word `i` is
-/// bytes `4i .. 4i + 4`.
+/// XORs one block of keystream words (the fifth of [`sliced4`]) into the 64 bytes of
+/// `buf`, 8 bytes at a time in general-purpose registers (cheaper than `xmm` rows).
 #[inline]
 fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
-    // Never fires (the callers split off exactly one block); LLVM drops the check there.
+    // Never fires (the callers split off one block); LLVM drops the check.
     assert_eq!(buf.len(), BLOCK_LEN, "one block");
     let (inp, out) = buf.into_raw();
     for i in 0..8 {
@@ -652,15 +365,6 @@ fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
         // SAFETY: the same bytes of the output, buf.len() bytes equal to or disjoint from
         // the input (an InOutBuf guarantees both), read just above.
         unsafe { out.wrapping_add(8 * i).cast::<u64>().write_unaligned(v ^ k) };
-    }
-}
-
-/// Stores a block's four rows into `out`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn store_block(out: &mut Block, ks: &Rows) {
-    for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
-        store16(chunk.try_into().expect("16 bytes"), k);
     }
 }
 

@@ -4,10 +4,18 @@
 //! both medians and the per-round ratio base/work (above 1: the working tree is faster).
 #![allow(dead_code, unused_imports, missing_docs)]
 
-#[path = "base.rs"]
-mod base;
-#[path = "work.rs"]
-mod work;
+// Each tree's `simd128.rs`, and its `rows128.rs` (the row-layout output `simd128.rs` takes
+// as `super::rows128`; empty for revisions before it), in `src/base/` and `src/work/`.
+mod base {
+    pub mod rows128;
+    pub mod simd128;
+    pub use simd128::Simd128;
+}
+mod work {
+    pub mod rows128;
+    pub mod simd128;
+    pub use simd128::Simd128;
+}
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -1,0 +1,324 @@
+//! 1 to 6 blocks in row layout: a block's rows a, b, c, d (words 0–3, 4–7, 8–11, 12–15)
+//! in four registers. 2, 4 and 6 blocks: one `__m256i` per row of two blocks, block 2k in
+//! the low lane and 2k+1 in the high lane, one to three chains interleaved; 1 block (and
+//! `hchacha`): one `__m128i` per row.
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use chacha_core::{CONSTANTS, Rounds, Variant};
+
+use super::{Dest, Masks, emit, load16, store32};
+
+/// A quarter round on whole rows (four columns at once, in each 128-bit lane).
+macro_rules! qr_rows256 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 16, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 12, $m);
+        $a = _mm256_add_epi32($a, $b);
+        $d = rotl256!(_mm256_xor_si256($d, $a), 8, $m);
+        $c = _mm256_add_epi32($c, $d);
+        $b = rotl256!(_mm256_xor_si256($b, $c), 7, $m);
+    };
+}
+
+/// From columns to diagonals, row b in place (no shuffle on the chain):
+///
+/// ```text
+///   lane:        0   1   2   3
+///   a          a3  a0  a1  a2    (_MM_SHUFFLE(2,1,0,3) = 0x93: rotated right by one)
+///   b          b0  b1  b2  b3    (in place)
+///   c          c1  c2  c3  c0    (0x39: left by one)
+///   d          d2  d3  d0  d1    (0x4E: by two)
+/// ```
+///
+/// so lane `j` holds `a[j-1] b[j] c[j+1] d[j+2]`: the diagonal `(i, i+1, i+2, i+3)` for
+/// `i = j - 1`, which is what the diagonal round needs. `to_columns` undoes it.
+macro_rules! to_diagonals256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x93);
+        $c = _mm256_shuffle_epi32($c, 0x39);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+macro_rules! to_columns256 {
+    ($a:ident, $c:ident, $d:ident) => {
+        $a = _mm256_shuffle_epi32($a, 0x39);
+        $c = _mm256_shuffle_epi32($c, 0x93);
+        $d = _mm256_shuffle_epi32($d, 0x4E);
+    };
+}
+
+/// Row d of the block with counter `counter`: the counter from the register, the nonce
+/// words from `w` (see `rows1` for why word 12 is never loaded).
+#[inline(always)]
+fn row_d<V: Variant>(w: &[u32; 16], counter: u64) -> [u32; 4] {
+    let mut d = [counter as u32, w[13], w[14], w[15]];
+    if V::COUNTER_WORDS == 2 {
+        d[1] = (counter >> 32) as u32;
+    }
+    d
+}
+
+/// The four rows of two blocks (counter, counter + 1) of `w`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn input_rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
+    let row = |i: usize| {
+        let r = _mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32);
+        _mm256_broadcastsi128_si256(r)
+    };
+    let d = row_d::<V>(w, counter);
+    let d = _mm256_broadcastsi128_si256(_mm_setr_epi32(d[0] as i32, d[1] as i32, d[2] as i32, d[3] as i32));
+    // The high lane's block is one further (a 64-bit add carries into word 13 for `Legacy`).
+    let one = _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0);
+    let d = if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, one) } else { _mm256_add_epi32(d, one) };
+    [row(0), row(4), row(8), d]
+}
+
+/// Adds `n` to the block counter of both lanes of a row-layout `d` row.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
+    let n = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
+    if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, n) } else { _mm256_add_epi32(d, n) }
+}
+
+/// Emits the two blocks of a row-layout state (after the feed-forward), the high lane's
+/// block only if `both`.
+/// # Safety
+/// As [`emit`], for block `base` (and `base + 1` if `both`).
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both: bool) {
+    let lo = _mm256_permute2x128_si256(r[0], r[1], 0x20);
+    let hi = _mm256_permute2x128_si256(r[2], r[3], 0x20);
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+    if both {
+        let lo = _mm256_permute2x128_si256(r[0], r[1], 0x31);
+        let hi = _mm256_permute2x128_si256(r[2], r[3], 0x31);
+        // SAFETY: the caller's guarantee.
+        unsafe { emit::<XOR>(d, base + 1, lo, hi) };
+    }
+}
+
+/// Blocks `base`, `base + 1`: one chain of rows.
+/// # Safety
+/// As [`emit`], for both blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn rows2<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    m: Masks,
+) {
+    let input = input_rows2::<V>(w, counter);
+    let [mut a, mut b, mut c, mut dd] = input;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a, b, c, dd, m);
+        to_diagonals256!(a, c, dd);
+        qr_rows256!(a, b, c, dd, m);
+        to_columns256!(a, c, dd);
+    }
+    let out = [
+        _mm256_add_epi32(a, input[0]),
+        _mm256_add_epi32(b, input[1]),
+        _mm256_add_epi32(c, input[2]),
+        _mm256_add_epi32(dd, input[3]),
+    ];
+    // SAFETY: the caller's guarantee.
+    unsafe { emit_rows::<XOR>(d, base, out, true) };
+}
+
+/// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn rows4<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = input_rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+    }
+    let o0 = [
+        _mm256_add_epi32(a0, i0[0]),
+        _mm256_add_epi32(b0, i0[1]),
+        _mm256_add_epi32(c0, i0[2]),
+        _mm256_add_epi32(d0, i0[3]),
+    ];
+    let o1 = [
+        _mm256_add_epi32(a1, i1[0]),
+        _mm256_add_epi32(b1, i1[1]),
+        _mm256_add_epi32(c1, i1[2]),
+        _mm256_add_epi32(d1, i1[3]),
+    ];
+    // SAFETY: the caller's guarantee (n is 3 or 4).
+    unsafe { emit_rows::<XOR>(d, base, o0, true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, o1, n == 4) };
+}
+
+/// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
+/// # Safety
+/// As [`emit`], for those blocks.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn rows6<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+    n: usize,
+    m: Masks,
+) {
+    let i0 = input_rows2::<V>(w, counter);
+    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
+    let i2 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 4)];
+    let [mut a0, mut b0, mut c0, mut d0] = i0;
+    let [mut a1, mut b1, mut c1, mut d1] = i1;
+    let [mut a2, mut b2, mut c2, mut d2] = i2;
+    for _ in 0..R::DOUBLE_ROUNDS {
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_diagonals256!(a0, c0, d0);
+        to_diagonals256!(a1, c1, d1);
+        to_diagonals256!(a2, c2, d2);
+        qr_rows256!(a0, b0, c0, d0, m);
+        qr_rows256!(a1, b1, c1, d1, m);
+        qr_rows256!(a2, b2, c2, d2, m);
+        to_columns256!(a0, c0, d0);
+        to_columns256!(a1, c1, d1);
+        to_columns256!(a2, c2, d2);
+    }
+    let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
+        core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
+    };
+    // SAFETY: the caller's guarantee (n is 5 or 6).
+    unsafe { emit_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true) };
+    // SAFETY: as above.
+    unsafe { emit_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6) };
+}
+
+// ---------------------------------------------------------------------------------------
+// 1 block.
+
+macro_rules! rotl128 {
+    ($v:expr, 16, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.0)
+    };
+    ($v:expr, 8, $m:expr) => {
+        _mm_shuffle_epi8($v, $m.1)
+    };
+    ($v:expr, $n:literal, $m:expr) => {{
+        let v = $v;
+        _mm_or_si128(_mm_slli_epi32(v, $n), _mm_srli_epi32(v, 32 - $n))
+    }};
+}
+
+macro_rules! qr_rows128 {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 16, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 12, $m);
+        $a = _mm_add_epi32($a, $b);
+        $d = rotl128!(_mm_xor_si128($d, $a), 8, $m);
+        $c = _mm_add_epi32($c, $d);
+        $b = rotl128!(_mm_xor_si128($b, $c), 7, $m);
+    };
+}
+
+/// The rounds of one block in `__m128i` rows (`$rows`: the four input rows). A macro: as an
+/// `#[inline]` function it stayed out of line in one instance, its rows through the stack.
+macro_rules! rounds1_xmm {
+    ($r:ty, $rows:expr) => {{
+        let m = Masks::new();
+        let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
+        let [mut a, mut b, mut c, mut d] = $rows;
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
+            qr_rows128!(a, b, c, d, m);
+            a = _mm_shuffle_epi32(a, 0x93);
+            c = _mm_shuffle_epi32(c, 0x39);
+            d = _mm_shuffle_epi32(d, 0x4E);
+            qr_rows128!(a, b, c, d, m);
+            a = _mm_shuffle_epi32(a, 0x39);
+            c = _mm_shuffle_epi32(c, 0x93);
+            d = _mm_shuffle_epi32(d, 0x4E);
+        }
+        [a, b, c, d]
+    }};
+}
+
+/// Block `base`.
+/// # Safety
+/// As [`emit`], for that block.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn rows1<R: Rounds, V: Variant, const XOR: bool>(
+    w: &[u32; 16],
+    counter: u64,
+    d: Dest,
+    base: usize,
+) {
+    // Row d from the counter register and the nonce words: a wider load spanning the
+    // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
+    // DECISIONS.md, § Shared by the x86 backends).
+    // SAFETY: `w` has 64 readable bytes.
+    let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let [d0, d1, d2, d3] = row_d::<V>(w, counter);
+    let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
+    let [ra, rb, rc, rd] = rounds1_xmm!(R, [a, b, c, dd]);
+    let (lo, hi) = (
+        _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
+        _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
+    );
+    // SAFETY: the caller's guarantee.
+    unsafe { emit::<XOR>(d, base, lo, hi) };
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    // Little-endian bytes are the words on x86: the rows load straight from the inputs.
+    let a =
+        _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
+    // SAFETY: `key` has 32 readable bytes.
+    let b = unsafe { load16(key.as_ptr()) };
+    // SAFETY: as above.
+    let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
+    // SAFETY: `input` has 16 readable bytes.
+    let d = unsafe { load16(input.as_ptr()) };
+    let r = rounds1_xmm!(R, [a, b, c, d]);
+    let words = _mm256_set_m128i(r[3], r[0]);
+    let mut out = [0u8; 32];
+    // SAFETY: `out` has 32 writable bytes.
+    unsafe { store32(out.as_mut_ptr(), words) };
+    out
+}
