@@ -13,7 +13,7 @@
 
 use core::{fmt, marker::PhantomData};
 
-use crate::variant::Variant;
+use crate::variant::{StateRef, Variant};
 
 /// "expand 32-byte k" as four little-endian words (RFC 8439 §2.3).
 pub const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
@@ -108,6 +108,13 @@ impl<V: Variant> State<V> {
             bytes.copy_from_slice(&word.to_le_bytes());
         }
         nonce
+    }
+
+    /// This state as the one layout type it is ([`Variant::state_ref`]): what code
+    /// compiled once per layout takes.
+    #[inline(always)]
+    pub fn layout(&self) -> StateRef<'_> {
+        V::state_ref(self)
     }
 
     /// The block counter of the next block (0 after the last block, see
