@@ -13,13 +13,14 @@
 //!
 //! Each pair is a module of its own (`r20_ietf`, …) with the [`Kernel`] methods generic
 //! over rounds and layout; each function is a `match` over the compiled-in backends (the
-//! [`Generic`] kernel) with `R` and `V` fixed. The AEAD's one-pass steps exist for the
-//! [`Ietf`] layout only (the only one the AEADs use); HChaCha per round count. Only the
-//! pairs a program uses are linked into it: the dispatch in [`Backend`] names one entry
-//! point per call, chosen by constants.
+//! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] pairs run the [`Ietf`]
+//! kernels (`legacy_pair!` says how), so only those are compiled. The AEAD's one-pass
+//! steps exist for the `Ietf` layout only (the only one the AEADs use); HChaCha per round
+//! count. Only the pairs a program uses are linked into it: the dispatch in [`Backend`]
+//! names one entry point per call, chosen by constants.
 
 use chacha_core::{
-    Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,
+    BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,
     poly1305::Accumulator,
 };
 
@@ -85,18 +86,78 @@ pair!(
     /// ChaCha20, [`Ietf`] layout.
     r20_ietf: R20, Ietf, aead
 );
-pair!(
+/// One rounds count's entry points for the [`Legacy`] layout, on the [`Ietf`] kernels of
+/// the same rounds: between carries from word 12 into word 13 a 64-bit counter's stream
+/// is a 32-bit counter's (see [`State::ietf_piece`]), so a request runs as one `Ietf`
+/// piece, or as two when it crosses a carry (once in 2^32 blocks). The kernels' own
+/// `Legacy` code is not compiled here: half the code to compile and to link into a program
+/// that uses both layouts, for a copy of the state per call on the `Legacy` side.
+macro_rules! legacy_pair {
+    ($(#[$doc:meta])* $name:ident: $r:ty) => {
+        $(#[$doc])*
+        pub(crate) mod $name {
+            use super::*;
+
+            /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
+            #[inline(never)]
+            pub(crate) fn xor(backend: Backend, state: &State<Legacy>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+                let kernel = Generic(backend);
+                match pieces(state, buf.len().div_ceil(BLOCK_LEN)) {
+                    (piece, None) => kernel.xor::<$r, Ietf>(&piece, buf, tail),
+                    (piece, Some((blocks, next))) => {
+                        let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
+                        kernel.xor::<$r, Ietf>(&piece, first.reborrow(), tail);
+                        kernel.xor::<$r, Ietf>(&next, rest, tail);
+                    }
+                }
+            }
+
+            /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
+            #[inline(never)]
+            pub(crate) fn fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                let kernel = Generic(backend);
+                match pieces(state, out.len()) {
+                    (piece, None) => kernel.fill::<$r, Ietf>(&piece, out),
+                    (piece, Some((blocks, next))) => {
+                        let (first, rest) = out.split_at_mut(blocks);
+                        kernel.fill::<$r, Ietf>(&piece, first);
+                        kernel.fill::<$r, Ietf>(&next, rest);
+                    }
+                }
+            }
+        }
+    };
+}
+
+legacy_pair!(
     /// ChaCha8, [`Legacy`] layout.
-    r8_legacy: R8, Legacy
+    r8_legacy: R8
 );
-pair!(
+legacy_pair!(
     /// ChaCha12, [`Legacy`] layout.
-    r12_legacy: R12, Legacy
+    r12_legacy: R12
 );
-pair!(
+legacy_pair!(
     /// ChaCha20, [`Legacy`] layout.
-    r20_legacy: R20, Legacy
+    r20_legacy: R20
 );
+
+/// The [`Ietf`] pieces of a [`Legacy`] request of `blocks` blocks at `state`'s counter:
+/// the piece from the counter, and if the request crosses a carry, the blocks before it
+/// and the piece from the carry on. (The request fits in the stream, so the carry is not
+/// the end of it.)
+#[inline(always)]
+fn pieces(state: &State<Legacy>, blocks: usize) -> (State<Ietf>, Option<(usize, State<Ietf>)>) {
+    let counter = state.counter();
+    let piece = state.ietf_piece(counter);
+    let before_carry = piece.blocks_left();
+    if blocks as u128 <= before_carry {
+        return (piece, None);
+    }
+    // Fewer than `blocks`: a `usize`.
+    let before_carry = before_carry as usize;
+    (piece, Some((before_carry, state.ietf_piece(counter.wrapping_add(before_carry as u64)))))
+}
 
 /// [`Kernel::hchacha`] of every backend with 8 rounds.
 #[inline(never)]
