@@ -5,10 +5,13 @@
 //! create after checking the CPU, so holding a `Backend` means it can run here.
 //!
 //! The backends are listed once, in the `backends!` table at the bottom of this file: the
-//! enum, the probes (fastest first), `name()`, `COMPILED`, the `Kernel` dispatch and
-//! [`Backend::with_kernel`] all follow from it.
+//! enum, the probes (fastest first), `name()`, `COMPILED`, the generic `Kernel` dispatch
+//! and [`Backend::with_kernel`] all follow from it. `Backend`'s own [`Kernel`] impl goes
+//! through the entry points of [`compiled`](crate::compiled), compiled once in this crate.
 
 use core::fmt;
+
+use crate::compiled::{self, route};
 
 use chacha_core::{
     Block, Kernel, Rounds, State, Variant,
@@ -71,43 +74,121 @@ macro_rules! backends {
             }
         }
 
-        impl Kernel for Backend {
+        /// The kernels of every backend, monomorphised for the caller's `R` and `V`: what the
+        /// entry points of [`compiled`](crate::compiled) run, each with its own rounds and layout.
+        impl Kernel for Generic {
             #[inline]
             fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor::<R, V>(state, buf, tail), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor::<R, V>(state, buf, tail), )+ }
             }
 
             #[inline]
             fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill::<R, V>(state, out), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill::<R, V>(state, out), )+ }
             }
 
             #[inline]
             fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
             }
 
             #[inline]
             fn free_blocks(self) -> usize {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.free_blocks(), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.free_blocks(), )+ }
             }
 
             #[inline]
             fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.poly1305_blocks(acc, blocks), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.poly1305_blocks(acc, blocks), )+ }
             }
 
             #[inline]
             fn xor_then_mac<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor_then_mac::<R, V>(state, acc, buf), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor_then_mac::<R, V>(state, acc, buf), )+ }
             }
 
             #[inline]
             fn mac_then_xor<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.mac_then_xor::<R, V>(state, acc, buf), )+ }
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.mac_then_xor::<R, V>(state, acc, buf), )+ }
             }
         }
     };
+}
+
+/// The compiled-in backends' kernels, generic: a `match` over the backends and the module's
+/// kernel monomorphised for the caller's rounds and layout. [`compiled`](crate::compiled)'s
+/// entry points run it with each pair (compiled once, in this crate), and [`Backend`] for a
+/// pair without one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Generic(pub(crate) Backend);
+
+/// The fronts' default kernel: each call goes to the entry point of
+/// [`compiled`](crate::compiled) for its rounds and layout, compiled once in this crate
+/// (chosen by constants: one call in the caller's code, no kernel compiled there).
+impl Kernel for Backend {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        route!(
+            R,
+            V,
+            state,
+            |pair, s| pair::xor(self, s, buf, tail),
+            Generic(self).xor::<R, V>(state, buf, tail)
+        )
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        route!(R, V, state, |pair, s| pair::fill(self, s, out), Generic(self).fill::<R, V>(state, out))
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        match R::DOUBLE_ROUNDS {
+            4 => compiled::hchacha_r8(self, key, input),
+            6 => compiled::hchacha_r12(self, key, input),
+            10 => compiled::hchacha_r20(self, key, input),
+            _ => Generic(self).hchacha::<R>(key, input),
+        }
+    }
+
+    #[inline]
+    fn free_blocks(self) -> usize {
+        Generic(self).free_blocks()
+    }
+
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        Generic(self).poly1305_blocks(acc, blocks)
+    }
+
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        route!(
+            ietf only; R, V, state,
+            |pair, s| pair::xor_then_mac(self, s, acc, buf),
+            Generic(self).xor_then_mac::<R, V>(state, acc, buf)
+        )
+    }
+
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        route!(
+            ietf only; R, V, state,
+            |pair, s| pair::mac_then_xor(self, s, acc, buf),
+            Generic(self).mac_then_xor::<R, V>(state, acc, buf)
+        )
+    }
 }
 
 impl Backend {

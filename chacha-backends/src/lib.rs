@@ -28,6 +28,8 @@ pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
 pub mod avx512;
 mod backend;
+/// The kernels compiled once per rounds × layout pair, behind non-generic entry points.
+mod compiled;
 /// The counter-free head of the first double round, shared by the word-sliced kernels.
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 mod head;

@@ -4,7 +4,7 @@
 //!
 //! - [`Rounds`] markers [`R8`], [`R12`], [`R20`];
 //! - [`Variant`] markers for the two counter/nonce layouts, [`Ietf`] (RFC 8439) and
-//!   [`Legacy`] (64-bit counter);
+//!   [`Legacy`] (64-bit counter), and [`StateRef`], a state as its own layout's type;
 //! - [`State`], the 16-word input state that knows where its stream ends;
 //! - [`Kernel`], the contract every backend in `chacha-backends` implements, and the widths
 //!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_FREE_BLOCKS`];
@@ -39,4 +39,4 @@ pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_FREE_BLOC
 pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};
-pub use variant::{Ietf, Legacy, Variant};
+pub use variant::{Ietf, Legacy, StateRef, Variant};

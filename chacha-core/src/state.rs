@@ -13,7 +13,7 @@
 
 use core::{fmt, marker::PhantomData};
 
-use crate::variant::Variant;
+use crate::variant::{Ietf, Legacy, StateRef, Variant};
 
 /// "expand 32-byte k" as four little-endian words (RFC 8439 §2.3).
 pub const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
@@ -110,6 +110,13 @@ impl<V: Variant> State<V> {
         nonce
     }
 
+    /// This state as the one layout type it is ([`Variant::state_ref`]): what code
+    /// compiled once per layout takes.
+    #[inline(always)]
+    pub fn layout(&self) -> StateRef<'_> {
+        V::state_ref(self)
+    }
+
     /// The block counter of the next block (0 after the last block, see
     /// [`blocks_left`](Self::blocks_left)).
     #[inline(always)]
@@ -162,6 +169,29 @@ impl<V: Variant> State<V> {
         let next = self.counter().wrapping_add(blocks as u64);
         set_counter_words::<V>(&mut self.words, next);
         Ok(())
+    }
+}
+
+impl State<Legacy> {
+    /// This stream from block `counter` up to the next carry from word 12 into word 13
+    /// (the next multiple of 2^32), as an [`Ietf`] state: the same words, word 13 (the
+    /// counter's high half) taken for the first nonce word. Between carries a 64-bit
+    /// counter's stream is a 32-bit counter's, so a kernel for the `Ietf` layout computes
+    /// it, a request that crosses a carry in two pieces (`chacha-backends` compiles its
+    /// kernels for `Ietf` only, so). The piece's
+    /// [`blocks_left`](State::blocks_left) are the blocks before the carry.
+    ///
+    /// ```
+    /// use chacha_core::{Ietf, Legacy, R20, State, reference};
+    /// let state = State::<Legacy>::new(&[1; 32], &[2; 8]);
+    /// let counter = (5 << 32) | 0xffff_fffe;
+    /// let piece = state.ietf_piece(counter);
+    /// assert_eq!(piece.blocks_left(), 2);
+    /// assert_eq!(reference::block::<R20, Ietf>(&piece, 0xffff_ffff), reference::block::<R20, Legacy>(&state, counter + 1));
+    /// ```
+    #[inline(always)]
+    pub fn ietf_piece(&self, counter: u64) -> State<Ietf> {
+        State { words: self.words_at(counter), ended: false, _variant: PhantomData }
     }
 }
 
@@ -266,6 +296,25 @@ mod tests {
         let mut s = State::<Ietf>::new(&[0xAB; 32], &[0xCD; 12]);
         s.zeroize();
         assert_eq!((s.words(), s.blocks_left()), (&[0; 16], 0));
+    }
+
+    #[test]
+    fn an_ietf_piece_is_the_legacy_stream_up_to_the_carry() {
+        use crate::{R8, reference::block};
+        let state = State::<Legacy>::new(&[0x3c; 32], &[0xc3; 8]);
+        for counter in [0, 7, (9 << 32) | 0xffff_fffd, u64::MAX] {
+            let piece = state.ietf_piece(counter);
+            assert_eq!(piece.words(), &state.words_at(counter));
+            assert_eq!(piece.counter(), counter & 0xffff_ffff);
+            assert_eq!(piece.blocks_left(), (1 << 32) - u128::from(counter & 0xffff_ffff));
+            let last = (counter | 0xffff_ffff) - counter;
+            for i in [0, last] {
+                assert_eq!(
+                    block::<R8, Ietf>(&piece, piece.counter() + i),
+                    block::<R8, Legacy>(&state, counter + i)
+                );
+            }
+        }
     }
 
     #[test]

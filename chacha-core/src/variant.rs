@@ -13,6 +13,8 @@
 
 use core::fmt::Debug;
 
+use crate::state::State;
+
 mod sealed {
     pub trait Sealed {}
 }
@@ -84,6 +86,27 @@ pub trait Variant: sealed::Sealed + Copy + Default + Debug + Send + Sync + 'stat
     fn remaining_blocks(block_pos: Self::Counter) -> Option<usize> {
         (Self::MAX_COUNTER - block_pos.into()).try_into().ok()
     }
+
+    /// `state` as the one layout type it is: for code compiled once per layout, which
+    /// takes a `State<Ietf>` or a `State<Legacy>` rather than a generic `State<V>` (the
+    /// `chacha-backends` dispatch, whose kernels are compiled in its own crate). The same
+    /// as [`State::layout`].
+    ///
+    /// ```
+    /// use chacha_core::{Ietf, State, StateRef, Variant};
+    /// let state = State::<Ietf>::new(&[1; 32], &[2; 12]);
+    /// assert!(matches!(Ietf::state_ref(&state), StateRef::Ietf(s) if s.words() == state.words()));
+    /// ```
+    fn state_ref(state: &State<Self>) -> StateRef<'_>;
+}
+
+/// A [`State`] of either layout, as its own type: what [`Variant::state_ref`] gives.
+#[derive(Clone, Copy, Debug)]
+pub enum StateRef<'a> {
+    /// An [`Ietf`] state.
+    Ietf(&'a State<Ietf>),
+    /// A [`Legacy`] state.
+    Legacy(&'a State<Legacy>),
 }
 
 /// RFC 8439 layout: 32-bit block counter in word 12, 96-bit nonce in words 13–15.
@@ -100,6 +123,11 @@ impl Variant for Ietf {
     type Counter = u32;
     const COUNTER_WORDS: usize = 1;
     const MAX_COUNTER: u64 = u32::MAX as u64;
+
+    #[inline(always)]
+    fn state_ref(state: &State<Self>) -> StateRef<'_> {
+        StateRef::Ietf(state)
+    }
 }
 
 impl sealed::Sealed for Legacy {}
@@ -108,6 +136,11 @@ impl Variant for Legacy {
     type Counter = u64;
     const COUNTER_WORDS: usize = 2;
     const MAX_COUNTER: u64 = u64::MAX;
+
+    #[inline(always)]
+    fn state_ref(state: &State<Self>) -> StateRef<'_> {
+        StateRef::Legacy(state)
+    }
 }
 
 #[cfg(test)]
@@ -134,5 +167,13 @@ mod tests {
         assert_eq!(Ietf::remaining_blocks(u32::MAX - 3), Some(3));
         assert_eq!(Legacy::remaining_blocks(u64::MAX - 3), Some(3));
         assert_eq!(Legacy::remaining_blocks(0), usize::try_from(u64::MAX).ok());
+    }
+
+    #[test]
+    fn state_ref_names_the_layout_and_the_same_state() {
+        let ietf = State::<Ietf>::new(&[1; 32], &[2; 12]);
+        let legacy = State::<Legacy>::new(&[1; 32], &[2; 8]);
+        assert!(matches!(ietf.layout(), StateRef::Ietf(s) if core::ptr::eq(s, &ietf)));
+        assert!(matches!(legacy.layout(), StateRef::Legacy(s) if core::ptr::eq(s, &legacy)));
     }
 }

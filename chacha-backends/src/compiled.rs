@@ -1,0 +1,245 @@
+//! The kernels compiled once, here, for each rounds × layout pair, behind entry points
+//! that are not generic: what [`Backend`]'s [`Kernel`] impl calls, so that a crate using
+//! the fronts compiles none of the kernels again.
+//!
+//! A generic function is compiled in the crate that names its type parameters, so a
+//! generic kernel is compiled in every user's crate, at every build of it (a release
+//! rebuild of a 54-line program took 6.4 s for that, the published crate's 0.76 s). A
+//! function that is not generic (and not `#[inline]`) is compiled in its own crate once,
+//! and a user's crate only calls it. That costs nothing at run time: the SIMD kernels are
+//! `#[target_feature]` functions, which never inlined into the caller anyway; the call
+//! here only adds one direct call before them (`ab.sh` measured no difference, figures in
+//! DECISIONS.md, § Kernels compiled once).
+//!
+//! Each pair is a module of its own (`r20_ietf`, …) with the [`Kernel`] methods generic
+//! over rounds and layout; each function is a `match` over the compiled-in backends (the
+//! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] pairs run the [`Ietf`]
+//! kernels (`legacy_pair!` says how), so only those are compiled. The AEAD's one-pass
+//! steps exist for the `Ietf` layout only (the only one the AEADs use); HChaCha per round
+//! count. Only the pairs a program uses are linked into it: the dispatch in [`Backend`]
+//! names one entry point per call, chosen by constants.
+
+use chacha_core::{
+    BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,
+    poly1305::Accumulator,
+};
+
+use crate::backend::{Backend, Generic};
+
+/// One rounds × layout pair's entry points: `xor` and `fill`, and with `aead` the AEAD's
+/// one-pass steps.
+macro_rules! pair {
+    ($(#[$doc:meta])* $name:ident: $r:ty, $v:ty $(, $aead:ident)?) => {
+        $(#[$doc])*
+        pub(crate) mod $name {
+            use super::*;
+
+            /// [`Kernel::xor`] of every backend, for these rounds and this layout.
+            #[inline(never)]
+            pub(crate) fn xor(backend: Backend, state: &State<$v>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+                Generic(backend).xor::<$r, $v>(state, buf, tail)
+            }
+
+            /// [`Kernel::fill`] of every backend, for these rounds and this layout.
+            #[inline(never)]
+            pub(crate) fn fill(backend: Backend, state: &State<$v>, out: &mut [Block]) {
+                Generic(backend).fill::<$r, $v>(state, out)
+            }
+
+            $(pair!(@$aead $r, $v);)?
+        }
+    };
+    (@aead $r:ty, $v:ty) => {
+        /// [`Kernel::xor_then_mac`] of every backend, for these rounds and this layout.
+        #[inline(never)]
+        pub(crate) fn xor_then_mac(
+            backend: Backend,
+            state: &State<$v>,
+            acc: &mut Accumulator,
+            buf: InOutBuf<'_, '_, u8>,
+        ) {
+            Generic(backend).xor_then_mac::<$r, $v>(state, acc, buf)
+        }
+
+        /// [`Kernel::mac_then_xor`] of every backend, for these rounds and this layout.
+        #[inline(never)]
+        pub(crate) fn mac_then_xor(
+            backend: Backend,
+            state: &State<$v>,
+            acc: &mut Accumulator,
+            buf: InOutBuf<'_, '_, u8>,
+        ) {
+            Generic(backend).mac_then_xor::<$r, $v>(state, acc, buf)
+        }
+    };
+}
+
+pair!(
+    /// ChaCha8, [`Ietf`] layout.
+    r8_ietf: R8, Ietf, aead
+);
+pair!(
+    /// ChaCha12, [`Ietf`] layout.
+    r12_ietf: R12, Ietf, aead
+);
+pair!(
+    /// ChaCha20, [`Ietf`] layout.
+    r20_ietf: R20, Ietf, aead
+);
+/// One rounds count's entry points for the [`Legacy`] layout, on the [`Ietf`] kernels of
+/// the same rounds: between carries from word 12 into word 13 a 64-bit counter's stream
+/// is a 32-bit counter's (see [`State::ietf_piece`]), so a request runs as one `Ietf`
+/// piece, or as two when it crosses a carry (once in 2^32 blocks). The kernels' own
+/// `Legacy` code is not compiled here: half the code to compile and to link into a program
+/// that uses both layouts, for a copy of the state per call on the `Legacy` side.
+macro_rules! legacy_pair {
+    ($(#[$doc:meta])* $name:ident: $r:ty) => {
+        $(#[$doc])*
+        pub(crate) mod $name {
+            use super::*;
+
+            /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
+            #[inline(never)]
+            pub(crate) fn xor(backend: Backend, state: &State<Legacy>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+                let kernel = Generic(backend);
+                match pieces(state, buf.len().div_ceil(BLOCK_LEN)) {
+                    (piece, None) => kernel.xor::<$r, Ietf>(&piece, buf, tail),
+                    (piece, Some((blocks, next))) => {
+                        let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
+                        kernel.xor::<$r, Ietf>(&piece, first.reborrow(), tail);
+                        kernel.xor::<$r, Ietf>(&next, rest, tail);
+                    }
+                }
+            }
+
+            /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
+            #[inline(never)]
+            pub(crate) fn fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                let kernel = Generic(backend);
+                match pieces(state, out.len()) {
+                    (piece, None) => kernel.fill::<$r, Ietf>(&piece, out),
+                    (piece, Some((blocks, next))) => {
+                        let (first, rest) = out.split_at_mut(blocks);
+                        kernel.fill::<$r, Ietf>(&piece, first);
+                        kernel.fill::<$r, Ietf>(&next, rest);
+                    }
+                }
+            }
+        }
+    };
+}
+
+legacy_pair!(
+    /// ChaCha8, [`Legacy`] layout.
+    r8_legacy: R8
+);
+legacy_pair!(
+    /// ChaCha12, [`Legacy`] layout.
+    r12_legacy: R12
+);
+legacy_pair!(
+    /// ChaCha20, [`Legacy`] layout.
+    r20_legacy: R20
+);
+
+/// The [`Ietf`] pieces of a [`Legacy`] request of `blocks` blocks at `state`'s counter:
+/// the piece from the counter, and if the request crosses a carry, the blocks before it
+/// and the piece from the carry on. (The request fits in the stream, so the carry is not
+/// the end of it.)
+#[inline(always)]
+fn pieces(state: &State<Legacy>, blocks: usize) -> (State<Ietf>, Option<(usize, State<Ietf>)>) {
+    let counter = state.counter();
+    let piece = state.ietf_piece(counter);
+    let before_carry = piece.blocks_left();
+    if blocks as u128 <= before_carry {
+        return (piece, None);
+    }
+    // Fewer than `blocks`: a `usize`.
+    let before_carry = before_carry as usize;
+    (piece, Some((before_carry, state.ietf_piece(counter.wrapping_add(before_carry as u64)))))
+}
+
+/// [`Kernel::hchacha`] of every backend with 8 rounds.
+#[inline(never)]
+pub(crate) fn hchacha_r8(backend: Backend, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    Generic(backend).hchacha::<R8>(key, input)
+}
+
+/// [`Kernel::hchacha`] of every backend with 12 rounds.
+#[inline(never)]
+pub(crate) fn hchacha_r12(backend: Backend, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    Generic(backend).hchacha::<R12>(key, input)
+}
+
+/// [`Kernel::hchacha`] of every backend with 20 rounds.
+#[inline(never)]
+pub(crate) fn hchacha_r20(backend: Backend, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+    Generic(backend).hchacha::<R20>(key, input)
+}
+
+/// `state` as the [`Ietf`] state it is; for a `V` with one counter word.
+#[inline(always)]
+pub(crate) fn ietf<V: Variant>(state: &State<V>) -> &State<Ietf> {
+    match state.layout() {
+        StateRef::Ietf(state) => state,
+        StateRef::Legacy(_) => unreachable!("a layout with one counter word is Ietf"),
+    }
+}
+
+/// `state` as the [`Legacy`] state it is; for a `V` with two counter words.
+#[inline(always)]
+pub(crate) fn legacy<V: Variant>(state: &State<V>) -> &State<Legacy> {
+    match state.layout() {
+        StateRef::Legacy(state) => state,
+        StateRef::Ietf(_) => unreachable!("a layout with two counter words is Legacy"),
+    }
+}
+
+/// Picks the entry point of `V` and `R` for an operation, by constants: `match` on an
+/// associated constant is resolved when the caller's generic code is instantiated, before
+/// any code is generated, so the caller's crate holds one call and names one entry point.
+/// `$pair` is bound to the pair's module and `$state` to the state as its layout's type
+/// in `$call`; a pair not compiled here (a round count of another `Rounds` type, or a
+/// layout the operation has no entry point for, `ietf only`) runs `$fallback`, the
+/// generic kernel.
+macro_rules! route {
+    ($r:ty, $v:ty, $s:expr, |$pair:ident, $state:ident| $call:expr, $fallback:expr) => {
+        match <$v as chacha_core::Variant>::COUNTER_WORDS {
+            1 => {
+                let $state = $crate::compiled::ietf($s);
+                route!(@rounds $r, [r8_ietf, r12_ietf, r20_ietf], |$pair| $call, $fallback)
+            }
+            _ => {
+                let $state = $crate::compiled::legacy($s);
+                route!(@rounds $r, [r8_legacy, r12_legacy, r20_legacy], |$pair| $call, $fallback)
+            }
+        }
+    };
+    (ietf only; $r:ty, $v:ty, $s:expr, |$pair:ident, $state:ident| $call:expr, $fallback:expr) => {
+        match <$v as chacha_core::Variant>::COUNTER_WORDS {
+            1 => {
+                let $state = $crate::compiled::ietf($s);
+                route!(@rounds $r, [r8_ietf, r12_ietf, r20_ietf], |$pair| $call, $fallback)
+            }
+            _ => $fallback,
+        }
+    };
+    (@rounds $r:ty, [$r8:ident, $r12:ident, $r20:ident], |$pair:ident| $call:expr, $fallback:expr) => {
+        match <$r as chacha_core::Rounds>::DOUBLE_ROUNDS {
+            4 => {
+                use $crate::compiled::$r8 as $pair;
+                $call
+            }
+            6 => {
+                use $crate::compiled::$r12 as $pair;
+                $call
+            }
+            10 => {
+                use $crate::compiled::$r20 as $pair;
+                $call
+            }
+            _ => $fallback,
+        }
+    };
+}
+pub(crate) use route;
