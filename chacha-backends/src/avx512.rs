@@ -241,9 +241,7 @@ impl Kernel for Avx512 {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// Memory: the only pointer loads and stores of the module.
-// ---------------------------------------------------------------------------------------
+// ---- Memory: the only pointer loads and stores of the module.
 
 /// Where keystream goes: the caller's buffer as a cursor over raw pointers.
 ///
@@ -439,9 +437,7 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
 }
 
-// ---------------------------------------------------------------------------------------
-// Width rules.
-// ---------------------------------------------------------------------------------------
+// ---- Width rules.
 
 /// Every block of the request, by the module header's width rules. The cursor comes as
 /// the three words of [`Io::into_parts`], so that it lives in registers: as an `Io` or

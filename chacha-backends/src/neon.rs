@@ -1,52 +1,30 @@
 //! `neon`: ChaCha with AArch64 Advanced SIMD (NEON), 1 to 8 blocks per step.
 //!
-//! NEON is part of the base AArch64 ISA: every `aarch64-*` target but the `softfloat` ones
-//! compiles all code with it, and `build.rs` compiles this module only for targets that
-//! do. So the proof type needs no run-time probe: a binary built with NEON throughout
-//! cannot run on a CPU without it (and `cpufeatures` has no `neon` probe on Linux for the
-//! same reason). The functions still enable `neon` themselves, so the module reads as the
-//! x86 ones do; `scripts/check-intrinsics-inlined.sh` checks that no intrinsic is called
-//! out of line. The rounds are macros: LLVM left a `#[target_feature]` round function out
-//! of line, with the 32 state words in memory, and `#[inline(always)]` is not allowed on
-//! `#[target_feature]` functions.
-//!
-//! # Byte order
-//! Data and keystream meet only as bytes: data is loaded with `vld1q_u8`, and a keystream
-//! row (`uint32x4_t`, lane `i` = word `i`) is reinterpreted as 16 bytes. That equals the
-//! RFC's little-endian serialisation of the four words only on a little-endian target, so
-//! `build.rs` compiles this module on little-endian AArch64 only (every AArch64 Linux,
-//! Android, Apple and Windows target; `aarch64_be` falls back to `soft`). State words go
-//! into registers as `u32`s (`vld1q_u32`, `vdupq_n_u32`), which is correct on either
-//! order. The byte table of the 8-bit rotation (`ROT8`) also assumes little-endian lanes.
-//!
-//! # Kernels and widths
-//!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
 //! | ≥ 8 | `sliced::<2>`: two 4-block word-sliced sets, interleaved step by step | `x[g][i]` = word `i` of blocks `4g .. 4g + 4` |
 //! | 4–7 | `sliced::<1>`: one 4-block word-sliced set | `x[0][i]` = word `i` of 4 blocks |
 //! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha with N = 1) | one block in 4 registers, one row each |
 //!
-//! So 7 blocks are 4 word-sliced + 3 row chains, 5 are 4 + 1: no request computes a block
-//! it does not use. Whole blocks are XORed from input to output straight out of
-//! registers (load, XOR, store); the partial last block's keystream goes to `tail` and its
-//! first `len % 16` bytes come from there. `fill` uses the same kernels.
+//! No request computes a block it does not use (7 blocks are 4 + 3 row chains). Whole
+//! blocks are XORed straight out of registers, the partial last block through `tail`
+//! (`rows128!`); `fill` uses the same kernels. Poly1305: 2 blocks side by side in
+//! `neon/poly1305.rs`.
 //!
-//! Rotations (NEON has no vector rotate): by 16 `vrev32q_u16` (swap the halves of each
-//! lane), by 8 one `tbl` byte permutation, by 12 and 7 a shift left and a shift right
-//! and insert (`shl` + `sri`: two instructions, no `orr`; LLVM emits the pair as `shl` +
-//! `usra`, the same bits since the two parts do not overlap). The row kernel turns columns
-//! into diagonals with `ext` (lane rotations), leaving row `b` in place as the x86 row
-//! kernels do.
+//! - **No probe**: NEON is in the base AArch64 ISA and `build.rs` compiles this module only
+//!   for targets that have it, so `detect` is always `Some`. The functions still enable
+//!   `neon`, as the x86 modules do; `scripts/check-intrinsics-inlined.sh` checks that no
+//!   intrinsic is called out of line. The rounds are macros: as `#[target_feature]`
+//!   functions they stayed out of line, the state words in memory.
+//! - **Byte order**: a keystream row (`uint32x4_t`) is stored as its 16 bytes, the RFC's
+//!   serialisation only on little-endian, so `build.rs` compiles this module on
+//!   little-endian AArch64 only (`aarch64_be` gets `soft`); `ROT8` assumes it too.
+//! - **Rotates**: by 16 `rev32`, by 8 one `tbl`, by 12 and 7 `shl` + `sri` (no `orr`); the
+//!   row kernel turns rows with `ext`, row `b` in place.
 //!
-//! Poly1305 (`poly1305_blocks`): 2 blocks side by side in 26-bit limbs, in
-//! `neon/poly1305.rs`, from 32 blocks per call; shorter calls take the portable step.
-//!
-//! # Cost (an estimate: there is no ARM hardware here)
-//! Nothing in this module was measured on ARM; the widths follow the x86 modules' measured
-//! rules (never a wasted block; row chains for the last 1–3 blocks). The estimate from the
-//! instruction counts of the cross-compiled release build is in the `chacha-backends`
-//! README ("NEON: expected cost"); the decisions: `DECISIONS.md` in this crate, § neon.
+//! Nothing here was measured on ARM (there is no ARM hardware here): the widths follow the
+//! x86 modules' measured rules; the estimate from instruction counts is in the crate
+//! README ("NEON: expected cost"), the decisions in `DECISIONS.md`, § neon.
 
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32,
@@ -68,8 +46,7 @@ mod poly1305;
 pub struct Neon(());
 
 impl Neon {
-    /// Always `Some`: this module is compiled only for targets whose baseline includes
-    /// NEON (`build.rs`), so the whole program already uses it and the CPU running it has it.
+    /// Always `Some`: this module is compiled only where NEON is in the baseline (`build.rs`).
     pub fn detect() -> Option<Self> {
         Some(Neon(()))
     }
@@ -94,17 +71,13 @@ impl Kernel for Neon {
         unsafe { hchacha_neon::<R>(key, input) }
     }
 
-    /// The 4-block word-sliced kernel is bound by the two SIMD pipes at about the time one
-    /// block's row chain is bound by latency: 4 blocks for the time of one, so short calls
-    /// are worth batching by 4. An estimate from the instruction counts (the README's
-    /// "NEON: expected cost"), not a measurement.
+    /// 4 word-sliced blocks take about one row chain's time (estimated: README).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
     }
 
-    /// 2 blocks side by side in 26-bit limbs (`poly1305.rs`) from `MIN_BLOCKS` blocks, a
-    /// last odd block with the portable step.
+    /// 2 blocks side by side (`poly1305.rs`) from `MIN_BLOCKS` blocks on.
     #[inline]
     fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
         if blocks.len() < poly1305::MIN_BLOCKS {
@@ -116,20 +89,17 @@ impl Kernel for Neon {
     }
 }
 
-/// The `CALLER` of a kernel called from [`xor_neon`] (see [`sliced`]).
+// The `CALLER`s of the kernels (see `sliced`): `xor_neon` and `fill_neon`.
 const IN_XOR: u8 = 0;
-/// The `CALLER` of a kernel called from [`fill_neon`].
 const IN_FILL: u8 = 1;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [uint32x4_t; 4];
 
-// ---------------------------------------------------------------------------------------
-// The rounds, as macros (defined before their users).
-// ---------------------------------------------------------------------------------------
+// ---- The rounds, as macros (defined before their users).
 
-/// One round (four quarter rounds, RFC 8439 §2.1, on the word indices `$q`) on every set
-/// of `$x`, step by step across all of them. A macro, not a function: see the module header.
+/// One round (four quarter rounds on the word indices `$q`) on every set of `$x`, step by
+/// step across all of them.
 macro_rules! sliced_round {
     ($x:ident, $q:expr, $rot8:ident) => {
         let q: [[usize; 4]; 4] = $q;
@@ -160,8 +130,7 @@ macro_rules! sliced_round {
     };
 }
 
-/// Four quarter rounds per block, one per lane, for every block of `$x` step by step. A
-/// macro, not a function: see the module header.
+/// Four quarter rounds per block, one per lane, for every block of `$x` step by step.
 macro_rules! row_quarter_rounds {
     ($x:ident, $rot8:ident) => {
         for [a, b, _, d] in $x.iter_mut() {
@@ -183,18 +152,14 @@ macro_rules! row_quarter_rounds {
     };
 }
 
-/// `$R::DOUBLE_ROUNDS` double rounds on the blocks of `$x` (an array of [`Rows`]). A
-/// macro, not a function: see the module header.
+/// `$R::DOUBLE_ROUNDS` double rounds on the blocks of `$x` (an array of [`Rows`]).
 macro_rules! row_rounds {
     ($R:ty, $x:ident) => {
         let rot8 = rot8_table();
         for _ in 0..<$R>::DOUBLE_ROUNDS {
             row_quarter_rounds!($x, rot8);
-            // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
-            // c, rotate 7) and the first one the next round reads (a += b), so turning it would
-            // put an `ext` on every round's chain; a, c and d are finished earlier and turn
-            // while b is computed. `ext(v, v, n)` rotates the lanes down by n, so lane j then
-            // holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+            // Columns to diagonals, row b in place (no `ext` on the chain); `ext(v, v, n)`
+            // rotates the lanes down by n, so lane j holds (a[j-1], b[j], c[j+1], d[j+2]):
             //
             //   a = [a0 a1 a2 a3] -> ext 3 -> [a3 a0 a1 a2]
             //   b = [b0 b1 b2 b3]             [b0 b1 b2 b3]
@@ -209,8 +174,7 @@ macro_rules! row_rounds {
                 *d = vextq_u32::<2>(*d, *d);
             }
             row_quarter_rounds!($x, rot8);
-            // Diagonals back to columns: the inverse lane rotations (ext 1 undoes ext 3 and back,
-            // ext 2 is its own inverse).
+            // Back to columns: the inverse rotations (ext 1 and ext 3 undo each other).
             for [a, _, c, d] in $x.iter_mut() {
                 *a = vextq_u32::<1>(*a, *a);
                 *c = vextq_u32::<3>(*c, *c);
@@ -220,26 +184,19 @@ macro_rules! row_rounds {
     };
 }
 
-// ---------------------------------------------------------------------------------------
-// Entry points: the width rules.
-// ---------------------------------------------------------------------------------------
+// ---- Entry points: the width rules.
 
-/// Fused XOR with the widths of the module header: 8 word-sliced blocks while at least 8
-/// (the last one maybe partial) are left, then 4 if at least 4 are, then the last 1–3 in
-/// row chains.
-// Never inlined: all NEON code of the module stays inside the three entry points, where
-// `scripts/check-intrinsics-inlined.sh` finds it by name.
+/// Fused XOR with the widths of the module header.
+// Never inlined: the module's code stays in three functions the checks find by name.
 #[inline(never)]
 #[target_feature(enable = "neon")]
 fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
-    // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
+    // `pending`: the whole blocks not done yet; `partial`: the partial last block, if any.
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let mut counter = state.counter();
-    // One step with a word-sliced kernel: its blocks XORed into `pending`, or, if `pending` has
-    // fewer whole blocks, the request finished. A macro, so each width has its own call of
-    // its kernel and its rows go from registers through the XOR (a slice chosen by a
-    // `match` would go through the stack).
+    // One word-sliced step: its blocks XORed into `pending`, or the request finished. A
+    // macro, so each width has its own kernel call, its rows never through the stack.
     macro_rules! sliced_step {
         ($ks:expr) => {{
             let ks = $ks;
@@ -247,8 +204,7 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
                 return finish(&ks, pending, partial, tail);
             }
             let (now, later) = pending.split_at(ks.len() * BLOCK_LEN);
-            // Not `xor_blocks`: one instance shared by every caller stays out of line and
-            // takes the rows through the stack.
+            // Not `xor_blocks`: one instance shared by every caller stays out of line.
             let (inp, out) = now.into_raw();
             for (b, rows) in ks.iter().enumerate() {
                 let at = b * BLOCK_LEN;
@@ -321,22 +277,14 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     out
 }
 
-// ---------------------------------------------------------------------------------------
-// Word-sliced kernel: G sets of 4 blocks, one state word of 4 blocks per register.
-// ---------------------------------------------------------------------------------------
+// ---- Word-sliced kernel: G sets of 4 blocks, one state word of 4 blocks per register.
 
 /// The keystream of blocks `counter .. counter + B` (`B` = 4·`G`) in rows, from `G`
 /// word-sliced sets: lane `l` of `x[g][i]` is word `i` of block `counter + 4g + l`.
 ///
-/// The quarter rounds of a round go step by step across all `4·G` independent chains (4
-/// columns or diagonals × `G` sets), so each step offers 4 (G = 1) or 8 (G = 2)
-/// independent instructions to the SIMD pipes. With `G` = 2 the 32 word registers are
-/// every NEON register there is, so a few words spill; the sets are interleaved anyway
-/// because one set alone leaves the pipes waiting on the 2-cycle chains (see the README).
-///
-/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart: each gets its own
-/// instance, which LLVM inlines (an instance shared by two callers stays out of line and
-/// returns its rows through the stack, as in the `sse2` module).
+/// The rounds step across all `4·G` chains (with `G` = 2 a few of the 32 words spill, still
+/// better than one set waiting on the 2-cycle chains). `CALLER` ([`IN_XOR`], [`IN_FILL`])
+/// gives each call site its own instance, which LLVM inlines (a shared one stays out of line).
 #[inline]
 #[target_feature(enable = "neon")]
 fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u8>(
@@ -351,9 +299,7 @@ fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u
         for (v, &word) in set.iter_mut().zip(w) {
             *v = vdupq_n_u32(word);
         }
-        // The counter of each lane, built in 64 bits so that the Legacy carry from word 12
-        // into word 13 happens inside the call (Ietf never wraps: the caller checked the
-        // stream end).
+        // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
         let base = 4 * g as u64;
         let c = [lane(base), lane(base + 1), lane(base + 2), lane(base + 3)];
         set[12] = from_words(c.map(|c| c as u32));
@@ -386,17 +332,8 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
     let mut out = [[vdupq_n_u32(0); 4]; 4];
     for r in 0..4 {
         let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
-        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K):
-        //
-        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]      zip1.4s(w0, w1) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
-        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]      zip1.4s(w2, w3) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
-        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]      zip2.4s(w0, w1) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
-        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]      zip2.4s(w2, w3) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
-        //
-        //   zip1.2d(t0, t1) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
-        //   zip2.2d(t0, t1) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
-        //   zip1.2d(t2, t3) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
-        //   zip2.2d(t2, t3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
+        // A 4×4 transpose of 32-bit lanes, as `sse2`'s (lane diagram there): `zip1`/`zip2`
+        // of 32-bit lanes (its `unpacklo`/`unpackhi_epi32`), then of 64-bit lanes.
         let t0 = vreinterpretq_u64_u32(vzip1q_u32(w0, w1));
         let t1 = vreinterpretq_u64_u32(vzip1q_u32(w2, w3));
         let t2 = vreinterpretq_u64_u32(vzip2q_u32(w0, w1));
@@ -409,12 +346,9 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
     out
 }
 
-// ---------------------------------------------------------------------------------------
-// Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
-// ---------------------------------------------------------------------------------------
+// ---- Row kernel: one block per 4 registers (one row each), N blocks interleaved.
 
-/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
-/// interleaved (they cost about the latency of one while the SIMD pipes have room).
+/// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 /// `CALLER`: as for [`sliced`].
 #[inline]
 #[target_feature(enable = "neon")]
@@ -444,9 +378,7 @@ fn rows_of(w: &[u32; 16]) -> Rows {
     [row(0), row(1), row(2), row(3)]
 }
 
-// ---------------------------------------------------------------------------------------
-// Rotations: NEON has no vector rotate.
-// ---------------------------------------------------------------------------------------
+// ---- Rotations: NEON has no vector rotate.
 
 /// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped (`rev32.8h`).
 ///
@@ -460,9 +392,7 @@ fn rotl16(x: uint32x4_t) -> uint32x4_t {
     vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(x)))
 }
 
-/// The byte permutation of [`rotl8`]: result byte `j` of a lane is byte `j − 1 (mod 4)` of
-/// the same lane, bytes numbered from the least significant (little-endian lanes: see the
-/// module header).
+/// The byte permutation of [`rotl8`] (little-endian lanes):
 ///
 /// ```text
 ///   lane bytes  [b0 b1 b2 b3]   (b0 least significant)
@@ -478,16 +408,14 @@ fn rot8_table() -> uint8x16_t {
     unsafe { vld1q_u8(ROT8.as_ptr()) }
 }
 
-/// Each 32-bit lane rotated left by 8: one `tbl` with [`ROT8`] (one instruction, against
-/// two for the shift + insert of the other rotations).
+/// Each 32-bit lane rotated left by 8: one `tbl` with [`ROT8`].
 #[inline]
 #[target_feature(enable = "neon")]
 fn rotl8(x: uint32x4_t, rot8: uint8x16_t) -> uint32x4_t {
     vreinterpretq_u32_u8(vqtbl1q_u8(vreinterpretq_u8_u32(x), rot8))
 }
 
-/// Each 32-bit lane rotated left by `L` (`R` = 32 − `L`): `shl` by `L`, then `sri` by `R`
-/// inserts the lane's top `L` bits below them (no separate `orr`).
+/// Each 32-bit lane rotated left by `L` (`R` = 32 − `L`): `shl`, then `sri` inserts the top bits.
 #[inline]
 #[target_feature(enable = "neon")]
 fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
@@ -495,15 +423,12 @@ fn rotl<const L: i32, const R: i32>(x: uint32x4_t) -> uint32x4_t {
     vsriq_n_u32::<R>(vshlq_n_u32::<L>(x), x)
 }
 
-// ---------------------------------------------------------------------------------------
-// Memory: every pointer load and store of the module.
-// ---------------------------------------------------------------------------------------
+// ---- Memory: every pointer load and store of the module.
 
-// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
-// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+// The output helpers (`finish`, `xor_blocks`, `store_blocks`, ...) on `xor16`, `store16`.
 super::rows128::rows128!(#[inline] #[target_feature(enable = "neon")]);
 
-/// Four words in lanes 0..4 (lane 0 = `w[0]`), on either byte order.
+/// Four words in lanes 0..4 (lane 0 = `w[0]`).
 #[inline]
 #[target_feature(enable = "neon")]
 fn from_words(w: [u32; 4]) -> uint32x4_t {
@@ -511,13 +436,9 @@ fn from_words(w: [u32; 4]) -> uint32x4_t {
     unsafe { vld1q_u32(w.as_ptr()) }
 }
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
-/// pointers (in place) are fine. `ks` as bytes is the row's little-endian serialisation on
-/// this (little-endian) target.
-///
+/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
 /// # Safety
-/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
-/// or disjoint.
+/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn xor16(inp: *const u8, out: *mut u8, ks: uint32x4_t) {

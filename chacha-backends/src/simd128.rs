@@ -1,48 +1,24 @@
 //! `simd128`: ChaCha with WebAssembly's 128-bit SIMD, 1 to 4 blocks per step.
 //!
-//! WebAssembly has no run-time feature detection: a module that contains one SIMD
-//! instruction fails validation on an engine without SIMD, before any code runs. So the
-//! choice is the build's: `build.rs` compiles this module for `wasm32` only when the build
-//! enables the `simd128` target feature (`RUSTFLAGS="-C target-feature=+simd128"`), and then
-//! the whole program uses it. The proof type needs no probe, and since the feature is on
-//! in every function, the `core::arch::wasm32` intrinsics are safe calls here; the only
-//! `unsafe` is the pointer loads and stores at the bottom.
-//!
-//! # Kernels and widths
-//!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
 //! | ≥ 4 | `sliced`: 4 word-sliced blocks | `x[i]` = word `i` of 4 blocks, lane `l` = block `l` |
 //! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha with N = 1) | one block in 4 vectors, one row each |
 //!
-//! So 7 blocks are 4 word-sliced + 3 row chains: no request computes a block it does not
-//! use. Whole blocks are XORed from input to output straight from the vectors (load, XOR,
-//! store); the partial last block's keystream goes to `tail`. `fill` uses the same kernels.
+//! No request computes a block it does not use. Whole blocks are XORed straight from the
+//! vectors, the partial last block through `tail` (`rows128!`); `fill` uses the same
+//! kernels. WebAssembly is little-endian, so keystream vectors are stored as they are.
 //!
-//! Why 4 and not 8 word-sliced blocks (as `neon`): the engine maps `v128` values onto the
-//! host's vector registers, 16 `xmm` on x86_64, and 16 state words already fill them; a
-//! second set would live on the stack. The quarter rounds of a round go step by step
-//! across the 4 columns (or diagonals), 4 independent chains per step.
+//! - **No probe**: an engine without SIMD refuses the whole module, so `build.rs` compiles
+//!   this one only into builds with `-C target-feature=+simd128`; the intrinsics are safe
+//!   calls there, and the only `unsafe` is the pointer loads and stores at the bottom.
+//! - **4, not 8, word-sliced blocks**: the engine maps `v128` onto the host's 16 `xmm`
+//!   (x86_64), which 16 state words already fill.
+//! - **Rotates**: by 16 and 8 one `i8x16.shuffle`, by 12 and 7 two shifts and an `or`; the
+//!   row kernel turns rows with `i32x4.shuffle` (V8: one `pshufd`), row `b` in place.
 //!
-//! Rotations: by 16 and 8 one `i8x16.shuffle` each (a byte permutation within each lane;
-//! V8 emits `pshuflw`+`pshufhw` or one `pshufb` for them), by 12 and 7 `i32x4.shl`,
-//! `i32x4.shr_u` and `v128.or`. The row kernel turns columns into diagonals with
-//! `i32x4.shuffle` lane rotations (V8: one `pshufd` each), leaving row `b` in place as the
-//! other row kernels do.
-//!
-//! # Byte order
-//! WebAssembly is little-endian by definition: `v128.load` puts byte `4i..4i + 4` of memory
-//! in lane `i` as a little-endian `u32`, which is the RFC's serialisation of the state
-//! words, so keystream vectors are stored as they are.
-//!
-//! # Cost
-//! A double round of the 4-block kernel is 128 SIMD instructions in the wasm (32 add, 32
-//! xor, 16 shuffles, 48 for the shift rotates), the minimum; V8 makes about 200 x86-64
-//! instructions of them (each rotate-by-8 shuffle becomes `vpshufb` with its mask built
-//! from immediates, the 16 words spill a little), bound by the three vector ports. The
-//! counts, the measurements under Node (V8) and what was rejected (shift rotates for 16
-//! and 8, the head of the first double round, quarter rounds in pairs): `DECISIONS.md` in
-//! this crate, § simd128.
+//! A double round is 128 wasm SIMD instructions, about 200 x86-64 ones after V8. The
+//! counts, the measurements under Node and what was rejected: `DECISIONS.md`, § simd128.
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shl, i32x4_shuffle, i64x2_shuffle, u32x4, u32x4_shr, u32x4_splat, v128,
@@ -56,9 +32,7 @@ use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, i
 pub struct Simd128(());
 
 impl Simd128 {
-    /// Always `Some`: this module is compiled only into builds with the `simd128` target
-    /// feature (`build.rs`), whose every function may use SIMD, and an engine without SIMD
-    /// refuses to load such a module at all. There is no run-time probe in WebAssembly.
+    /// Always `Some`: this module is compiled only into builds with `simd128` (`build.rs`).
     pub fn detect() -> Option<Self> {
         Some(Simd128(()))
     }
@@ -80,30 +54,24 @@ impl Kernel for Simd128 {
         hchacha_simd128::<R>(key, input)
     }
 
-    /// The 4-block word-sliced kernel costs about what one block's row chain does, so short
-    /// calls are worth batching by 4 (`DECISIONS.md` § simd128 has the figures).
+    /// 4 word-sliced blocks cost about one row chain (`DECISIONS.md`, § simd128).
     #[inline(always)]
     fn free_blocks(self) -> usize {
         4
     }
 }
 
-/// The `CALLER` of a kernel called from [`xor_simd128`] (see [`sliced`]).
+// The `CALLER`s of the kernels (see `sliced`): `xor_simd128` and `fill_simd128`.
 const IN_XOR: u8 = 0;
-/// The `CALLER` of a kernel called from [`fill_simd128`].
 const IN_FILL: u8 = 1;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [v128; 4];
 
-// ---------------------------------------------------------------------------------------
-// Entry points: the width rules.
-// ---------------------------------------------------------------------------------------
+// ---- Entry points: the width rules.
 
-/// Fused XOR with the widths of the module header: 4 word-sliced blocks while at least 4
-/// (the last one maybe partial) are left, then the last 1–3 in row chains.
-// Never inlined: the module's code stays in its three entry points, one function each in
-// the disassembly (and the `Backend` dispatch stays small).
+/// Fused XOR with the widths of the module header.
+// Never inlined: the module's code stays in its three entry points.
 #[inline(never)]
 fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
     let whole = buf.len() / BLOCK_LEN;
@@ -130,8 +98,7 @@ fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8
     }
 }
 
-/// Raw keystream: the same widths as [`xor_simd128`].
-// Never inlined: see `xor_simd128`.
+/// Raw keystream: the same widths as [`xor_simd128`], and never inlined either.
 #[inline(never)]
 fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     let mut counter = state.counter();
@@ -152,8 +119,7 @@ fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     }
 }
 
-/// HChaCha: the 1-block row kernel without the final addition; the subkey is rows 0 and 3.
-// Never inlined: see `xor_simd128`.
+/// HChaCha: the 1-block row kernel without the final addition (rows 0 and 3); never inlined.
 #[inline(never)]
 fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     let le = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
@@ -171,15 +137,11 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     out
 }
 
-// ---------------------------------------------------------------------------------------
-// Word-sliced kernel: 4 blocks, one state word of 4 blocks per vector.
-// ---------------------------------------------------------------------------------------
+// ---- Word-sliced kernel: 4 blocks, one state word of 4 blocks per vector.
 
 /// The keystream of blocks `counter .. counter + 4` in rows, from one word-sliced set:
-/// lane `l` of `x[i]` is word `i` of block `counter + l`.
-///
-/// `CALLER` ([`IN_XOR`] or [`IN_FILL`]) only tells the call sites apart, so each
-/// gets its own instance to inline (as in the `neon` and `sse2` modules).
+/// lane `l` of `x[i]` is word `i` of block `counter + l`. `CALLER` ([`IN_XOR`],
+/// [`IN_FILL`]) gives each call site its own instance to inline.
 #[inline(always)]
 fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
     let w = state.words();
@@ -187,9 +149,7 @@ fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u6
     for (v, &word) in x.iter_mut().zip(w) {
         *v = u32x4_splat(word);
     }
-    // The counter of each lane, built in 64 bits so that the Legacy carry from word 12
-    // into word 13 happens inside the call (Ietf never wraps: the caller checked the
-    // stream end).
+    // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
     let c = [counter, counter.wrapping_add(1), counter.wrapping_add(2), counter.wrapping_add(3)];
     x[12] = u32x4(c[0] as u32, c[1] as u32, c[2] as u32, c[3] as u32);
     if V::COUNTER_WORDS == 2 {
@@ -207,8 +167,7 @@ fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u6
     transpose(&x)
 }
 
-/// One round (four quarter rounds, RFC 8439 §2.1, on the word indices `q`), step by step
-/// across the four quarter rounds.
+/// One round (four quarter rounds on the word indices `q`), step by step across them.
 #[inline(always)]
 fn sliced_round(x: &mut [v128; 16], q: [[usize; 4]; 4]) {
     for [a, b, _, d] in q {
@@ -235,18 +194,9 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
     let mut out = [[u32x4_splat(0); 4]; 4];
     for r in 0..4 {
         let [w0, w1, w2, w3] = [x[4 * r], x[4 * r + 1], x[4 * r + 2], x[4 * r + 3]];
-        // A 4×4 transpose of 32-bit lanes (wN.bK = word 4r+N of block K; shuffle indices
-        // 0–3 pick lanes of the first operand, 4–7 of the second):
-        //
-        //   w0 = [w0.b0 w0.b1 w0.b2 w0.b3]   shuffle(w0, w1; 0 4 1 5) = [w0.b0 w1.b0 w0.b1 w1.b1] = t0
-        //   w1 = [w1.b0 w1.b1 w1.b2 w1.b3]   shuffle(w2, w3; 0 4 1 5) = [w2.b0 w3.b0 w2.b1 w3.b1] = t1
-        //   w2 = [w2.b0 w2.b1 w2.b2 w2.b3]   shuffle(w0, w1; 2 6 3 7) = [w0.b2 w1.b2 w0.b3 w1.b3] = t2
-        //   w3 = [w3.b0 w3.b1 w3.b2 w3.b3]   shuffle(w2, w3; 2 6 3 7) = [w2.b2 w3.b2 w2.b3 w3.b3] = t3
-        //
-        //   i64x2 shuffle(t0, t1; 0 2) = [w0.b0 w1.b0 w2.b0 w3.b0]   row r of block 0
-        //   i64x2 shuffle(t0, t1; 1 3) = [w0.b1 w1.b1 w2.b1 w3.b1]   row r of block 1
-        //   i64x2 shuffle(t2, t3; 0 2) = [w0.b2 w1.b2 w2.b2 w3.b2]   row r of block 2
-        //   i64x2 shuffle(t2, t3; 1 3) = [w0.b3 w1.b3 w2.b3 w3.b3]   row r of block 3
+        // A 4×4 transpose of 32-bit lanes, as `sse2`'s (lane diagram there): shuffles
+        // 0 4 1 5 / 2 6 3 7 of 32-bit lanes (`unpacklo`/`unpackhi_epi32`), then 0 2 / 1 3 of
+        // 64-bit lanes.
         let t0 = i32x4_shuffle::<0, 4, 1, 5>(w0, w1);
         let t1 = i32x4_shuffle::<0, 4, 1, 5>(w2, w3);
         let t2 = i32x4_shuffle::<2, 6, 3, 7>(w0, w1);
@@ -259,12 +209,9 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
     out
 }
 
-// ---------------------------------------------------------------------------------------
-// Row kernel: one block per 4 vectors (a row of 4 words each), N blocks interleaved.
-// ---------------------------------------------------------------------------------------
+// ---- Row kernel: one block per 4 vectors (one row each), N blocks interleaved.
 
-/// The keystream of blocks `counter .. counter + N` in row layout, the N dependency chains
-/// interleaved (they cost about the latency of one while the vector units have room).
+/// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 /// `CALLER`: as for [`sliced`].
 #[inline(always)]
 fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
@@ -290,10 +237,8 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
 fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
     for _ in 0..R::DOUBLE_ROUNDS {
         row_quarter_rounds(x);
-        // Columns to diagonals. Row b stays in place: it is the last one a round writes (b ^=
-        // c, rotate 7) and the first one the next round reads (a += b), so turning it would
-        // put a shuffle on every round's chain; a, c and d are finished earlier and turn
-        // while b is computed. Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
+        // Columns to diagonals, row b in place (no shuffle on the chain); lane j then holds
+        // the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
         //
         //   a = [a0 a1 a2 a3] -> shuffle 3 0 1 2 -> [a3 a0 a1 a2]
         //   b = [b0 b1 b2 b3]                        [b0 b1 b2 b3]
@@ -345,9 +290,7 @@ fn rows_of(w: &[u32; 16]) -> Rows {
     [row(0), row(1), row(2), row(3)]
 }
 
-// ---------------------------------------------------------------------------------------
-// Rotations: WebAssembly SIMD has no vector rotate.
-// ---------------------------------------------------------------------------------------
+// ---- Rotations: WebAssembly SIMD has no vector rotate.
 
 /// Each 32-bit lane rotated left by 16: its two 16-bit halves swapped, one byte shuffle.
 ///
@@ -360,12 +303,7 @@ fn rotl16(x: v128) -> v128 {
     i8x16_shuffle::<2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13>(x, x)
 }
 
-/// Each 32-bit lane rotated left by 8: one byte shuffle.
-///
-/// ```text
-///   lane bytes  [b0 b1 b2 b3]   (b0 least significant)
-///   shuffle     [b3 b0 b1 b2]   = lane << 8 | lane >> 24
-/// ```
+/// Each 32-bit lane rotated left by 8: one byte shuffle, `[b3 b0 b1 b2]` (as at [`rotl16`]).
 #[inline(always)]
 fn rotl8(x: v128) -> v128 {
     i8x16_shuffle::<3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14>(x, x)
@@ -377,20 +315,14 @@ fn rotl<const L: u32>(x: v128) -> v128 {
     v128_or(i32x4_shl(x, L), u32x4_shr(x, 32 - L))
 }
 
-// ---------------------------------------------------------------------------------------
-// Memory: every pointer load and store of the module.
-// ---------------------------------------------------------------------------------------
+// ---- Memory: every pointer load and store of the module.
 
-// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
-// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+// The output helpers (`finish`, `xor_blocks`, `store_blocks`, ...) on `xor16`, `store16`.
 super::rows128::rows128!(#[inline(always)]);
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned. Reads all 16 bytes before writing any, so equal
-/// pointers (in place) are fine.
-///
+/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
 /// # Safety
-/// `inp` is valid for reading and `out` for writing 16 bytes, and the two ranges are equal
-/// or disjoint.
+/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
 #[inline(always)]
 unsafe fn xor16(inp: *const u8, out: *mut u8, ks: v128) {
     // SAFETY: the caller vouches for 16 readable bytes at `inp`; `v128.load` has no
@@ -404,7 +336,6 @@ unsafe fn xor16(inp: *const u8, out: *mut u8, ks: v128) {
 /// Stores a row's 16 bytes (its little-endian serialisation), unaligned.
 #[inline(always)]
 fn store16(out: &mut [u8; 16], v: v128) {
-    // SAFETY: `out` is a unique reference to 16 bytes; `v128.store` has no alignment
-    // requirement.
+    // SAFETY: `out` is a unique reference to 16 bytes; `v128.store` needs no alignment.
     unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v) };
 }

@@ -102,9 +102,7 @@ const IN_FILL_END: u8 = 3;
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [__m128i; 4];
 
-// ---------------------------------------------------------------------------------------
-// Entry points: the width rules.
-// ---------------------------------------------------------------------------------------
+// ---- Entry points: the width rules.
 
 /// Fused XOR, by the module header's widths. The buffer comes as an `InOutBuf`'s parts, in
 /// registers (the Rust ABI passes a struct of three words through memory).
@@ -215,9 +213,7 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     out
 }
 
-// ---------------------------------------------------------------------------------------
-// Row kernel: one block per 4 registers (a row of 4 words each), N blocks interleaved.
-// ---------------------------------------------------------------------------------------
+// ---- Row kernel: one block per 4 registers (one row each), N blocks interleaved.
 
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 #[inline]
@@ -294,9 +290,7 @@ fn row_quarter_rounds<const N: usize>(x: &mut [Rows; N]) {
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// Rotations: SSE2 has no rotate and no byte shuffle (`pshufb` is SSSE3).
-// ---------------------------------------------------------------------------------------
+// ---- Rotations: SSE2 has no rotate and no byte shuffle (`pshufb` is SSSE3).
 
 /// Each 32-bit lane rotated left by 16: its 16-bit halves swapped by two word shuffles.
 ///
@@ -319,12 +313,9 @@ fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
     _mm_or_si128(_mm_slli_epi32::<L>(x), _mm_srli_epi32::<R>(x))
 }
 
-// ---------------------------------------------------------------------------------------
-// Memory: every pointer load and store of the module.
-// ---------------------------------------------------------------------------------------
+// ---- Memory: every pointer load and store of the module.
 
-// `finish`, `xor_blocks`, `store_blocks`, `xor_block`, `xor_partial`, `store_block`: the
-// row-layout output of the 128-bit backends, on `Rows`, `xor16` and `store16` below.
+// The output helpers (`finish`, `xor_blocks`, `store_blocks`, ...) on `xor16`, `store16`.
 super::rows128::rows128!(#[inline] #[target_feature(enable = "sse2")]);
 
 /// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.

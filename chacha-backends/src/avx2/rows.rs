@@ -227,8 +227,7 @@ pub(super) unsafe fn rows6<R: Rounds, V: Variant, const XOR: bool>(
     unsafe { emit_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6) };
 }
 
-// ---------------------------------------------------------------------------------------
-// 1 block.
+// ---- 1 block.
 
 macro_rules! rotl128 {
     ($v:expr, 16, $m:expr) => {
