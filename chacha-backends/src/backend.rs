@@ -7,7 +7,7 @@
 //! The backends are listed once, in the `backends!` table at the bottom of this file: the
 //! enum, the probes (fastest first), `name()`, `COMPILED`, the generic `Kernel` dispatch
 //! and [`Backend::with_kernel`] all follow from it. `Backend`'s own [`Kernel`] impl goes
-//! through the entry points of [`compiled`](crate::compiled), compiled once in this crate.
+//! through the entry points of `compiled`, compiled once in this crate.
 
 use core::fmt;
 
@@ -75,7 +75,7 @@ macro_rules! backends {
         }
 
         /// The kernels of every backend, monomorphised for the caller's `R` and `V`: what the
-        /// entry points of [`compiled`](crate::compiled) run, each with its own rounds and layout.
+        /// entry points of `compiled` run, each with its own rounds and layout.
         impl Kernel for Generic {
             #[inline]
             fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
@@ -116,15 +116,15 @@ macro_rules! backends {
 }
 
 /// The compiled-in backends' kernels, generic: a `match` over the backends and the module's
-/// kernel monomorphised for the caller's rounds and layout. [`compiled`](crate::compiled)'s
-/// entry points run it with each pair (compiled once, in this crate), and [`Backend`] for a
-/// pair without one.
+/// kernel monomorphised for the caller's rounds and layout. The entry points of `compiled`
+/// run it with each pair (compiled once, in this crate), and [`Backend`] for a pair without
+/// one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Generic(pub(crate) Backend);
 
-/// The fronts' default kernel: each call goes to the entry point of
-/// [`compiled`](crate::compiled) for its rounds and layout, compiled once in this crate
-/// (chosen by constants: one call in the caller's code, no kernel compiled there).
+/// The fronts' default kernel: each call goes to a non-generic entry point for its rounds
+/// and layout, compiled once in this crate (`src/compiled.rs`; chosen by constants: one
+/// call in the caller's code, no kernel compiled there).
 impl Kernel for Backend {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {

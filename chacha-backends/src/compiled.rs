@@ -26,81 +26,68 @@ use chacha_core::{
 
 use crate::backend::{Backend, Generic};
 
-/// One rounds × layout pair's entry points: `xor` and `fill`, and with `aead` the AEAD's
-/// one-pass steps.
-macro_rules! pair {
-    ($(#[$doc:meta])* $name:ident: $r:ty, $v:ty $(, $aead:ident)?) => {
+/// One round count's entry points, in one module (`$ietf`) for both layouts, and a module
+/// (`$legacy`) that names the [`Legacy`] ones as `route!` calls them.
+///
+/// The `Legacy` entry points run the [`Ietf`] kernels of the same rounds: between carries
+/// from word 12 into word 13 a 64-bit counter's stream is a 32-bit counter's (see
+/// [`State::ietf_piece`]), so a request runs as one `Ietf` piece, or as two when it crosses
+/// a carry (once in 2^32 blocks). The kernels' own `Legacy` code is not compiled here: half
+/// the code to compile and to link into a program that uses both layouts, for a copy of the
+/// state per call on the `Legacy` side. Both layouts' functions are in one module, so in one
+/// codegen unit: an `#[inline]` kernel that stays out of line (`avx512::run`, a
+/// `#[target_feature]` function) is emitted once, not once per module that calls it (two
+/// copies of 23 and 26 KB in a program that used both layouts, when they were two modules).
+macro_rules! rounds {
+    ($(#[$doc:meta])* $ietf:ident, $legacy:ident: $r:ty) => {
         $(#[$doc])*
-        pub(crate) mod $name {
+        pub(crate) mod $ietf {
             use super::*;
 
-            /// [`Kernel::xor`] of every backend, for these rounds and this layout.
+            /// [`Kernel::xor`] of every backend, for these rounds and the `Ietf` layout.
             #[inline(never)]
-            pub(crate) fn xor(backend: Backend, state: &State<$v>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-                Generic(backend).xor::<$r, $v>(state, buf, tail)
+            pub(crate) fn xor(backend: Backend, state: &State<Ietf>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+                Generic(backend).xor::<$r, Ietf>(state, buf, tail)
             }
 
-            /// [`Kernel::fill`] of every backend, for these rounds and this layout.
+            /// [`Kernel::fill`] of every backend, for these rounds and the `Ietf` layout.
             #[inline(never)]
-            pub(crate) fn fill(backend: Backend, state: &State<$v>, out: &mut [Block]) {
-                Generic(backend).fill::<$r, $v>(state, out)
+            pub(crate) fn fill(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
+                Generic(backend).fill::<$r, Ietf>(state, out)
             }
 
-            $(pair!(@$aead $r, $v);)?
-        }
-    };
-    (@aead $r:ty, $v:ty) => {
-        /// [`Kernel::xor_then_mac`] of every backend, for these rounds and this layout.
-        #[inline(never)]
-        pub(crate) fn xor_then_mac(
-            backend: Backend,
-            state: &State<$v>,
-            acc: &mut Accumulator,
-            buf: InOutBuf<'_, '_, u8>,
-        ) {
-            Generic(backend).xor_then_mac::<$r, $v>(state, acc, buf)
-        }
+            /// [`Kernel::xor_then_mac`] of every backend, for these rounds and the `Ietf`
+            /// layout.
+            #[inline(never)]
+            pub(crate) fn xor_then_mac(
+                backend: Backend,
+                state: &State<Ietf>,
+                acc: &mut Accumulator,
+                buf: InOutBuf<'_, '_, u8>,
+            ) {
+                Generic(backend).xor_then_mac::<$r, Ietf>(state, acc, buf)
+            }
 
-        /// [`Kernel::mac_then_xor`] of every backend, for these rounds and this layout.
-        #[inline(never)]
-        pub(crate) fn mac_then_xor(
-            backend: Backend,
-            state: &State<$v>,
-            acc: &mut Accumulator,
-            buf: InOutBuf<'_, '_, u8>,
-        ) {
-            Generic(backend).mac_then_xor::<$r, $v>(state, acc, buf)
-        }
-    };
-}
-
-pair!(
-    /// ChaCha8, [`Ietf`] layout.
-    r8_ietf: R8, Ietf, aead
-);
-pair!(
-    /// ChaCha12, [`Ietf`] layout.
-    r12_ietf: R12, Ietf, aead
-);
-pair!(
-    /// ChaCha20, [`Ietf`] layout.
-    r20_ietf: R20, Ietf, aead
-);
-/// One rounds count's entry points for the [`Legacy`] layout, on the [`Ietf`] kernels of
-/// the same rounds: between carries from word 12 into word 13 a 64-bit counter's stream
-/// is a 32-bit counter's (see [`State::ietf_piece`]), so a request runs as one `Ietf`
-/// piece, or as two when it crosses a carry (once in 2^32 blocks). The kernels' own
-/// `Legacy` code is not compiled here: half the code to compile and to link into a program
-/// that uses both layouts, for a copy of the state per call on the `Legacy` side.
-macro_rules! legacy_pair {
-    ($(#[$doc:meta])* $name:ident: $r:ty) => {
-        $(#[$doc])*
-        pub(crate) mod $name {
-            use super::*;
+            /// [`Kernel::mac_then_xor`] of every backend, for these rounds and the `Ietf`
+            /// layout.
+            #[inline(never)]
+            pub(crate) fn mac_then_xor(
+                backend: Backend,
+                state: &State<Ietf>,
+                acc: &mut Accumulator,
+                buf: InOutBuf<'_, '_, u8>,
+            ) {
+                Generic(backend).mac_then_xor::<$r, Ietf>(state, acc, buf)
+            }
 
             /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
             #[inline(never)]
-            pub(crate) fn xor(backend: Backend, state: &State<Legacy>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+            pub(crate) fn legacy_xor(
+                backend: Backend,
+                state: &State<Legacy>,
+                buf: InOutBuf<'_, '_, u8>,
+                tail: &mut Block,
+            ) {
                 let kernel = Generic(backend);
                 match pieces(state, buf.len().div_ceil(BLOCK_LEN)) {
                     (piece, None) => kernel.xor::<$r, Ietf>(&piece, buf, tail),
@@ -114,7 +101,7 @@ macro_rules! legacy_pair {
 
             /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
             #[inline(never)]
-            pub(crate) fn fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+            pub(crate) fn legacy_fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
                 let kernel = Generic(backend);
                 match pieces(state, out.len()) {
                     (piece, None) => kernel.fill::<$r, Ietf>(&piece, out),
@@ -126,20 +113,26 @@ macro_rules! legacy_pair {
                 }
             }
         }
+
+        /// The [`Legacy`] layout's entry points of
+        #[doc = concat!("[`", stringify!($ietf), "`](", stringify!($ietf), "), as `route!` names them.")]
+        pub(crate) mod $legacy {
+            pub(crate) use super::$ietf::{legacy_fill as fill, legacy_xor as xor};
+        }
     };
 }
 
-legacy_pair!(
-    /// ChaCha8, [`Legacy`] layout.
-    r8_legacy: R8
+rounds!(
+    /// ChaCha8: the [`Ietf`] layout's entry points, and the [`Legacy`] layout's on them.
+    r8_ietf, r8_legacy: R8
 );
-legacy_pair!(
-    /// ChaCha12, [`Legacy`] layout.
-    r12_legacy: R12
+rounds!(
+    /// ChaCha12: the [`Ietf`] layout's entry points, and the [`Legacy`] layout's on them.
+    r12_ietf, r12_legacy: R12
 );
-legacy_pair!(
-    /// ChaCha20, [`Legacy`] layout.
-    r20_legacy: R20
+rounds!(
+    /// ChaCha20: the [`Ietf`] layout's entry points, and the [`Legacy`] layout's on them.
+    r20_ietf, r20_legacy: R20
 );
 
 /// The [`Ietf`] pieces of a [`Legacy`] request of `blocks` blocks at `state`'s counter:
