@@ -66,6 +66,8 @@
 //! | longest message | one block short of the RFC's limit (`len / 64 >= 2^32 − 1` is an error) | the RFC's limit exactly |
 //! | `with_backend`, `with_kernel`, [`AeadStream`] | — | added |
 #![no_std]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod construction;
