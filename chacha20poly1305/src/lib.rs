@@ -78,13 +78,6 @@ mod stream;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-/// The workspace README's examples (the quick start: the AEAD, the cipher, the RNGs) run as
-/// this crate's doc tests, so they cannot go stale (`chacha20` with `rng` is a
-/// dev-dependency for them).
-#[cfg(all(doctest, feature = "alloc"))]
-#[doc = include_str!("../../README.md")]
-struct WorkspaceReadme;
-
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub use chacha20::{Backend, ChaCha, Ietf, Kernel, R8, R12, R20, Rounds, XChaCha};
 pub use stream::AeadStream;
