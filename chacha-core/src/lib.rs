@@ -26,6 +26,8 @@
 //! assert_eq!(block[..4], [0x10, 0xf1, 0xe7, 0xe4]);
 //! ```
 #![cfg_attr(not(test), no_std)]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod contract;

@@ -113,6 +113,8 @@
 //! `get_seed` and `serialize_state`, what a serde serializer wrote, a [`Clone`] (wiped when
 //! it is dropped) and the output itself; and a generator never dropped.
 #![no_std]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod generator;

@@ -198,6 +198,8 @@
            [`XChaCha8`]: #features\n[`XNonce`]: #features\n[`hchacha`]: #features"
 )]
 #![no_std]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "cipher")]

@@ -66,6 +66,8 @@
 //! | longest message | one block short of the RFC's limit (`len / 64 >= 2^32 − 1` is an error) | the RFC's limit exactly |
 //! | `with_backend`, `with_kernel`, [`AeadStream`] | — | added |
 #![no_std]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
 mod construction;
@@ -75,13 +77,6 @@ mod stream;
 #[cfg(all(doctest, feature = "alloc"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// The workspace README's examples (the quick start: the AEAD, the cipher, the RNGs) run as
-/// this crate's doc tests, so they cannot go stale (`chacha20` with `rng` is a
-/// dev-dependency for them).
-#[cfg(all(doctest, feature = "alloc"))]
-#[doc = include_str!("../../README.md")]
-struct WorkspaceReadme;
 
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
 pub use chacha20::{Backend, ChaCha, Ietf, Kernel, R8, R12, R20, Rounds, XChaCha};

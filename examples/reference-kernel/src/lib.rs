@@ -25,6 +25,13 @@
 
 use chacha_core::{Block, Kernel, Rounds, State, Variant, inout::InOutBuf, reference};
 
+/// The workspace README's examples (the quick start: the AEAD, the cipher, the RNGs) run as
+/// doc tests, so they cannot go stale. Here, in a crate that is never packaged: a library
+/// crate's package does not hold the workspace README, and must test on its own.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct WorkspaceReadme;
+
 /// The RFC 8439 reference block function as a [`Kernel`]: slow, plain, easy to read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Reference;
