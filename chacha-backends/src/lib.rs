@@ -38,6 +38,9 @@ pub mod neon;
 /// The row-layout output of `sse2`, `neon` and `simd128`, written once (`rows128!`).
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
 mod rows128;
+/// One block's quarter round in general-purpose registers (`soft`, `sse2`'s fifth block).
+#[cfg(any(chacha_enabled = "soft", chacha_enabled = "sse2"))]
+mod scalar;
 #[cfg(chacha_enabled = "simd128")]
 pub mod simd128;
 #[cfg(chacha_enabled = "soft")]

@@ -13,6 +13,8 @@
 
 use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
 
+use crate::scalar::quarter_round;
+
 /// The portable backend; usable on every CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Soft;
@@ -109,17 +111,4 @@ fn double_rounds<R: Rounds>(x: &mut [u32; 16]) {
         quarter_round(x, 2, 7, 8, 13);
         quarter_round(x, 3, 4, 9, 14);
     }
-}
-
-/// RFC 8439 §2.1.
-#[inline(always)]
-fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(16);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(12);
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(8);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(7);
 }

@@ -17,7 +17,10 @@ use core::arch::x86_64::{
 use chacha_core::{Rounds, State, Variant};
 
 use super::{Rows, rotl, rotl16};
-use crate::head::{Heads, finish_first_double_round};
+use crate::{
+    head::{Heads, finish_first_double_round},
+    scalar::quarter_round,
+};
 
 /// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
 /// macro: as a function it stayed out of line, the 16 words in memory.
@@ -128,23 +131,23 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
         // waiting; the scalar block's quarter rounds spread between them.
         quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
         if SCALAR {
-            scalar_quarter_round(&mut y, [0, 4, 8, 12]);
-            scalar_quarter_round(&mut y, [1, 5, 9, 13]);
+            quarter_round(&mut y, 0, 4, 8, 12);
+            quarter_round(&mut y, 1, 5, 9, 13);
         }
         quarter_round_pair!(x, [2, 6, 10, 14], [3, 7, 11, 15]);
         if SCALAR {
-            scalar_quarter_round(&mut y, [2, 6, 10, 14]);
-            scalar_quarter_round(&mut y, [3, 7, 11, 15]);
+            quarter_round(&mut y, 2, 6, 10, 14);
+            quarter_round(&mut y, 3, 7, 11, 15);
         }
         quarter_round_pair!(x, [0, 5, 10, 15], [1, 6, 11, 12]);
         if SCALAR {
-            scalar_quarter_round(&mut y, [0, 5, 10, 15]);
-            scalar_quarter_round(&mut y, [1, 6, 11, 12]);
+            quarter_round(&mut y, 0, 5, 10, 15);
+            quarter_round(&mut y, 1, 6, 11, 12);
         }
         quarter_round_pair!(x, [2, 7, 8, 13], [3, 4, 9, 14]);
         if SCALAR {
-            scalar_quarter_round(&mut y, [2, 7, 8, 13]);
-            scalar_quarter_round(&mut y, [3, 4, 9, 14]);
+            quarter_round(&mut y, 2, 7, 8, 13);
+            quarter_round(&mut y, 3, 4, 9, 14);
         }
     }
     for (v, i) in x.iter_mut().zip(input) {
@@ -157,20 +160,6 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
         }
     }
     (transpose(&x), fifth)
-}
-
-/// RFC 8439 §2.1 on one block's words in general-purpose registers (32 `rol` a double
-/// round in the disassembly).
-#[inline(always)]
-fn scalar_quarter_round(x: &mut [u32; 16], [a, b, c, d]: [usize; 4]) {
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(16);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(12);
-    x[a] = x[a].wrapping_add(x[b]);
-    x[d] = (x[d] ^ x[a]).rotate_left(8);
-    x[c] = x[c].wrapping_add(x[d]);
-    x[b] = (x[b] ^ x[c]).rotate_left(7);
 }
 
 /// Word-sliced words to rows: `out[b][r]` = row `r` (words `4r .. 4r + 4`) of block `b`.
