@@ -302,3 +302,68 @@ fn backend_by_name_is_none_for_unknown_names() {
         assert_eq!(Backend::by_name(backend.name()), Some(backend));
     }
 }
+
+/// The crate docs' "Hostile inputs" table names the test behind each row; a renamed or
+/// removed test would leave the docs pointing at nothing. Every name in its last column is
+/// a `fn` of the named file (`ietf_…`: a `fn` whose name starts so; a word without `_`, like a
+/// feature's name, is not a test's). The `chacha-rng` files
+/// are read from the workspace, and skipped where they are not there (a packaged crate,
+/// wasm32-wasip1 without a file system); this crate's own are compiled in.
+#[test]
+fn the_crate_docs_name_only_tests_that_exist() {
+    let own = |file: &str| -> Option<String> {
+        Some(
+            match file {
+                "hostile.rs" => include_str!("hostile.rs"),
+                "limits.rs" => include_str!("limits.rs"),
+                _ => return None,
+            }
+            .to_string(),
+        )
+    };
+    let rng = |file: &str| {
+        std::fs::read_to_string(format!("{}/../chacha-rng/tests/{file}", env!("CARGO_MANIFEST_DIR"))).ok()
+    };
+    let docs = include_str!("../src/lib.rs");
+    let table = docs.split("## Hostile inputs").nth(1).expect("the docs have a Hostile inputs section");
+    let (mut checked, mut missing) = (0, Vec::new());
+    for row in table.lines().skip(1).take_while(|l| l.starts_with("//!")).filter(|l| l.starts_with("//! | "))
+    {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let last = cells.last().expect("a row has cells").trim_end_matches(" |");
+        if last == "test" || last.starts_with("---") {
+            continue;
+        }
+        // A `chacha-rng` token puts the rest of the cell in that crate's tests.
+        let (mut in_rng, mut file, mut text) = (false, String::new(), None);
+        for token in last.split('`').skip(1).step_by(2) {
+            if token == "chacha-rng" {
+                in_rng = true;
+            } else if token.ends_with(".rs") {
+                file = format!("{}/tests/{token}", if in_rng { "chacha-rng" } else { "chacha20" });
+                text = if in_rng {
+                    rng(token)
+                } else {
+                    Some(
+                        own(token)
+                            .unwrap_or_else(|| panic!("{token}: not a file of chacha20/tests known here")),
+                    )
+                };
+            } else if let Some(text) = text.as_ref().filter(|_| token.contains('_')) {
+                let found = match token.split_once('…') {
+                    Some((prefix, _)) => text.contains(&format!("fn {prefix}")),
+                    None => text.contains(&format!("fn {token}(")),
+                };
+                checked += 1;
+                if !found {
+                    missing.push(format!("{file}: {token}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "tests named in the crate docs that do not exist: {missing:?}");
+    assert!(
+        checked >= 15,
+        "only {checked} test names found in the docs' table: is the parser still reading it?"
+    );
+}
