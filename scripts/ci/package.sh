@@ -15,7 +15,8 @@
 #    are the files to publish (`cargo publish` from target/publish/, in the order of
 #    `crates` below).
 # 3. Each final .crate is unpacked into target/package-test/ and its tests run there
-#    (the doc tests; every test with PACKAGE_TESTS=full, see below):
+#    (every test target type-checked, the doc tests run; every test run with
+#    PACKAGE_TESTS=full, see below):
 #    `[patch.crates-io]` stands for the registry our crates are not on yet, everything
 #    else comes from crates.io as it would for a user. The test profile is the
 #    workspace's and the build shares the workspace's target/ (the crates.io dependencies
@@ -143,9 +144,14 @@ cp Cargo.lock target/package-test/
 # library built with all features, the READMEs' examples run): about 2 minutes. Every test
 # target (PACKAGE_TESTS=full) compiles each integration test at the test profile's
 # opt-level 3, about 9 minutes on 2 cores: more than the gate's budget for this stage.
+# Every test target is type-checked from the packages in both cases (`cargo check --tests`,
+# seconds: the dependencies' metadata is shared), so a test that needs a file the package
+# leaves out fails here; the same tests run from the workspace in the test stages.
 scope=(--doc)
 [ "${PACKAGE_TESTS:-}" = full ] && scope=()
-(cd target/package-test && CARGO_TARGET_DIR="$root/target" cargo test -q --workspace --all-features "${scope[@]}")
+(cd target/package-test && CARGO_TARGET_DIR="$root/target" cargo check -q --workspace --all-features --tests &&
+  echo "every test target of the packages type-checks" &&
+  CARGO_TARGET_DIR="$root/target" cargo test -q --workspace --all-features "${scope[@]}")
 
 # 4. A user's project, with exactly the lines the READMEs give for depending on ours from
 #    crates.io (found in them here, so a README that changes them changes this check):
