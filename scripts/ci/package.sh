@@ -23,7 +23,8 @@
 #    compiled by the test stages are reused), so this costs the build of our crates and
 #    one run of their tests.
 # 4. A user's project with the READMEs' dependency lines (`chacha20 = { package =
-#    "chacha-cipher", … }`) builds and runs on the final packages.
+#    "chacha-cipher", … }`) builds and runs on the final packages; so does the workspace
+#    README's quick start (its dependency lines and its examples).
 # 5. Each .crate's file list is checked: what every package needs, nothing that must not
 #    ship (build output, CI scripts, the benches' sample report, local state).
 #
@@ -191,6 +192,21 @@ done
 (cd "$user" && CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin user >/dev/null &&
   CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin aead)
 echo "a user's project with the READMEs' lines: $cipher_line; $aead_line"
+# The workspace README's quick start too: its two dependency lines (their comments kept:
+# TOML takes them) and its Rust examples, each block in a block of one `main`, its hidden
+# lines (`# `) shown, as rustdoc would.
+cipher_line=$(readme_line README.md 'chacha20 = { package = "chacha-cipher", version = "[0-9.]*".*')
+aead_line=$(readme_line README.md 'chacha20poly1305 = { package = "chacha-aead", version = "[0-9.]*".*')
+printf '[package]\nname = "user"\nversion = "0.0.0"\nedition = "2024"\n\n[dependencies]\n%s\n%s\n\n[workspace]\n' \
+  "$cipher_line" "$aead_line" >"$user/Cargo.toml"
+rm -r "$user/src" && mkdir "$user/src"
+awk '/^## Quick start/ { on = 1; next } /^## / { on = 0 }
+  on && /^```rust$/ { code = 1; print "    {"; next } code && /^```$/ { code = 0; print "    }"; next }
+  code { sub(/^# /, ""); print "        " $0 }' README.md |
+  { echo 'fn main() {'; cat; echo '    println!("the README quick start ran");'; echo '}'; } >"$user/src/main.rs"
+[ "$(grep -c '^    {$' "$user/src/main.rs")" -ge 3 ] || { echo "README.md: fewer than 3 Rust examples in the quick start" >&2; exit 1; }
+(cd "$user" && CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}")
+echo "the workspace README's quick start, with its lines: $cipher_line; $aead_line"
 rm -rf "$user"
 
 # 5. The file lists.
