@@ -27,8 +27,8 @@ impl<K: Kernel> Kernel for PortableMac<K> {
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
         self.0.hchacha::<R>(key, input)
     }
-    fn free_blocks(self) -> usize {
-        self.0.free_blocks()
+    fn batch_blocks(self) -> usize {
+        self.0.batch_blocks()
     }
 }
 

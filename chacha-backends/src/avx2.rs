@@ -112,7 +112,7 @@ impl Kernel for Avx2 {
 
     /// Two `ymm` row chains (4 blocks) take about one `xmm` chain's time (DECISIONS.md).
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         4
     }
 

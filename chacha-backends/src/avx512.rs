@@ -207,7 +207,7 @@ impl Kernel for Avx512 {
 
     /// One `zmm` row chain holds 4 blocks at the latency of one block's `xmm` chain.
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         4
     }
 

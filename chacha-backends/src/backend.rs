@@ -93,8 +93,8 @@ macro_rules! backends {
             }
 
             #[inline]
-            fn free_blocks(self) -> usize {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.free_blocks(), )+ }
+            fn batch_blocks(self) -> usize {
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.batch_blocks(), )+ }
             }
 
             #[inline]
@@ -153,8 +153,8 @@ impl Kernel for Backend {
     }
 
     #[inline]
-    fn free_blocks(self) -> usize {
-        Generic(self).free_blocks()
+    fn batch_blocks(self) -> usize {
+        Generic(self).batch_blocks()
     }
 
     #[inline]

@@ -73,7 +73,7 @@ impl Kernel for Neon {
 
     /// 4 word-sliced blocks take about one row chain's time (estimated: README).
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         4
     }
 

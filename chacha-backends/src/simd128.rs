@@ -56,7 +56,7 @@ impl Kernel for Simd128 {
 
     /// 4 word-sliced blocks cost about one row chain (`DECISIONS.md`, § simd128).
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         4
     }
 }

@@ -87,7 +87,7 @@ impl Kernel for Sse2 {
 
     /// The 4-block word-sliced kernel costs less per block than one row chain (DECISIONS.md).
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         4
     }
 }

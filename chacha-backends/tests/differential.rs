@@ -19,7 +19,7 @@
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::Kernel;
 use chacha_core::{
-    EndOfStream, Ietf, Legacy, MAX_FREE_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
+    EndOfStream, Ietf, Legacy, MAX_BATCH_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
     reference,
 };
 use chacha_testdata::{Guarded, filler as bytes};
@@ -298,13 +298,13 @@ fn expected_backends_are_available() {
     }
 }
 
-/// The fronts use at most `MAX_FREE_BLOCKS` of a kernel's free blocks: a backend that said
+/// The fronts use at most `MAX_BATCH_BLOCKS` of a kernel's batch blocks: a backend that said
 /// more would be batched less than it claims, silently.
 #[test]
-fn free_blocks_are_within_the_contracts_bound() {
+fn batch_blocks_are_within_the_contracts_bound() {
     for backend in Backend::available() {
-        let free = backend.free_blocks();
-        assert!((1..=MAX_FREE_BLOCKS).contains(&free), "{}: free_blocks {free}", backend.name());
+        let free = backend.batch_blocks();
+        assert!((1..=MAX_BATCH_BLOCKS).contains(&free), "{}: batch_blocks {free}", backend.name());
     }
 }
 

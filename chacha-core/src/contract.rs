@@ -39,10 +39,10 @@ use crate::{
 /// kernel's widest step; a wider kernel of your own stays correct, only fed narrower.
 pub const BULK_BLOCKS: usize = 16;
 
-/// The most of a kernel's [`free_blocks`](Kernel::free_blocks) a front uses: it batches
-/// `free_blocks().min(MAX_FREE_BLOCKS)` blocks ahead for short calls. Every kernel of
+/// The most of a kernel's [`batch_blocks`](Kernel::batch_blocks) a front uses: it batches
+/// `batch_blocks().min(MAX_BATCH_BLOCKS)` blocks ahead for short calls. Every kernel of
 /// `chacha-backends` says at most this many (its differential test checks it).
-pub const MAX_FREE_BLOCKS: usize = 4;
+pub const MAX_BATCH_BLOCKS: usize = 4;
 
 /// A ChaCha implementation: the block function, many blocks at a time.
 ///
@@ -76,13 +76,14 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     /// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): the XChaCha subkey.
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32];
 
-    /// How many blocks this kernel computes at no more cost per block than one block alone
+    /// The batch for short calls, in blocks: how many blocks this kernel computes at no
+    /// more cost per block than one block alone
     /// (blocks side by side in one dependent chain, or a narrow word-sliced kernel): how far
     /// ahead a front may produce keystream for short calls without slowing them. 1 (the
     /// default) means "never batch": a one-block-at-a-time kernel gains nothing and would
-    /// only add a copy. A front uses at most [`MAX_FREE_BLOCKS`] of them.
+    /// only add a copy. A front uses at most [`MAX_BATCH_BLOCKS`] of them.
     #[inline(always)]
-    fn free_blocks(self) -> usize {
+    fn batch_blocks(self) -> usize {
         1
     }
 

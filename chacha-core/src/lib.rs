@@ -7,7 +7,7 @@
 //!   [`Legacy`] (64-bit counter), and [`StateRef`], a state as its own layout's type;
 //! - [`State`], the 16-word input state that knows where its stream ends;
 //! - [`Kernel`], the contract every backend in `chacha-backends` implements, and the widths
-//!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_FREE_BLOCKS`];
+//!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_BATCH_BLOCKS`];
 //! - [`poly1305`], the Poly1305 accumulator the backends' MAC kernels share and the MAC on
 //!   top, for the ChaCha20-Poly1305 AEAD;
 //! - [`reference`](mod@reference), the RFC 8439 §2.3 block function, HChaCha and the §2.5
@@ -37,7 +37,7 @@ mod rounds;
 mod state;
 mod variant;
 
-pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_FREE_BLOCKS, aead_in_pieces};
+pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS, aead_in_pieces};
 pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};

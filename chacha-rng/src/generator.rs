@@ -12,7 +12,7 @@
 //! `BlockRng<ChaChaCore>` for each draw or two costs more than on the published core (Intel
 //! Xeon model 167: 108 against 79 ns for `seed_from_u64` + one word). For that pattern use
 //! [`ChaChaRng`](crate::ChaChaRng), whose first refill after a seed or a seek computes only
-//! the kernel's free blocks (40 ns for the same with 8 rounds, 75 with 20; the published
+//! the kernel's batch blocks (40 ns for the same with 8 rounds, 75 with 20; the published
 //! crate's `ChaCha8Rng` 62 ns).
 
 use core::fmt;

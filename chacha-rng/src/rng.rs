@@ -13,7 +13,7 @@
 use core::fmt;
 
 use chacha_backends::Backend;
-use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, MAX_FREE_BLOCKS, Rounds, State};
+use chacha_core::{BLOCK_LEN, Block, Kernel, Legacy, MAX_BATCH_BLOCKS, Rounds, State};
 use rand_core::{Infallible, SeedableRng, TryCryptoRng, TryRng};
 
 /// A 32-byte RNG seed: the ChaCha key.
@@ -26,7 +26,7 @@ pub type SerializedRngState = [u8; 49];
 /// Blocks of keystream the generator buffers for `next_u32` / `next_u64`: the contract's
 /// bulk width ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so refills run at the kernel's
 /// bulk speed. The first refill after a new seed or a seek computes only the kernel's
-/// free blocks ([`Kernel::free_blocks`], one dependent chain), so "seed, draw one" and
+/// batch blocks ([`Kernel::batch_blocks`], one dependent chain), so "seed, draw one" and
 /// "seek, draw one" cost one chain, not 16 blocks.
 pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
@@ -55,7 +55,7 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
     index: usize,
     /// Refills compute the whole buffer. False after a new seed or a seek, where the first
     /// refill computes only the blocks one kernel call makes for the cost of one
-    /// ([`Kernel::free_blocks`]): seeding and drawing a few words, or seeking and drawing
+    /// ([`Kernel::batch_blocks`]): seeding and drawing a few words, or seeking and drawing
     /// one (a work item each), then pays for one block chain, not for 16 blocks.
     bulk: bool,
     _rounds: R,
@@ -92,12 +92,12 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     }
 
     /// Refills the buffer, whole or (the first time after a seed or a seek) its last
-    /// [`Kernel::free_blocks`] blocks (at most [`MAX_FREE_BLOCKS`]); the next word is the
+    /// [`Kernel::batch_blocks`] blocks (at most [`MAX_BATCH_BLOCKS`]); the next word is the
     /// first one computed.
     #[inline(never)]
     fn refill(&mut self) {
         let first =
-            if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.free_blocks().clamp(1, MAX_FREE_BLOCKS) };
+            if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.batch_blocks().clamp(1, MAX_BATCH_BLOCKS) };
         self.state.fill_cyclic::<R, K>(self.kernel, &mut self.buf[first..]);
         self.index = first * BLOCK_WORDS;
         self.bulk = true;
@@ -464,7 +464,7 @@ mod tests {
         for backend in Backend::available() {
             let mut rng = ChaChaRng::<R12>::with_backend([0xAB; 32], backend);
             rng.set_stream(0x0123_4567_89AB_CDEF);
-            // Past the first refill after the seek, which computes only the free blocks.
+            // Past the first refill after the seek, which computes only the batch blocks.
             for _ in 0..=BUF_WORDS {
                 rng.next_u32();
             }

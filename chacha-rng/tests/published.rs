@@ -169,7 +169,7 @@ fn every_fill_length_and_offset() {
 }
 
 /// After a seed or a seek the first refill computes fewer blocks than the later ones (the
-/// kernel's free blocks): every word of the first 1100 from each start, drawn as `next_u32`
+/// kernel's batch blocks): every word of the first 1100 from each start, drawn as `next_u32`
 /// and as `next_u64` (from an odd word, every pair straddles a block), then a seek and the
 /// same again, across the short refill and the whole ones after it.
 #[test]

@@ -8,7 +8,7 @@
 //! come from the same kernel call and the rest of that block waits in the buffer for the
 //! next call. One thing more for many short calls on one instance (a protocol sending
 //! 16- or 64-byte records): from the second call on, a request shorter than
-//! `Kernel::free_blocks` blocks (at most [`BATCH`]) that finds the buffer empty makes the
+//! `Kernel::batch_blocks` blocks (at most [`BATCH`]) that finds the buffer empty makes the
 //! kernel produce that many blocks at once and serves this call and the next ones from
 //! them. A kernel that computes 4 blocks in about the time of one (one dependent chain,
 //! the blocks side by side) says 4, so a stream of 16-byte calls pays one chain per 256
@@ -35,9 +35,9 @@ use cipher::{
 };
 
 /// Blocks of keystream a short call on a warm instance produces ahead, at most: the
-/// kernel's [`Kernel::free_blocks`], up to the contract's
-/// [`MAX_FREE_BLOCKS`](chacha_core::MAX_FREE_BLOCKS).
-pub const BATCH: usize = chacha_core::MAX_FREE_BLOCKS;
+/// kernel's [`Kernel::batch_blocks`], up to the contract's
+/// [`MAX_BATCH_BLOCKS`](chacha_core::MAX_BATCH_BLOCKS).
+pub const BATCH: usize = chacha_core::MAX_BATCH_BLOCKS;
 
 /// The nonce size of a counter layout, as `cipher` wants it (a type-level number).
 pub trait NonceSize: Variant {
@@ -254,7 +254,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         // The buffer is empty here. The `expect`s cannot fire after `check_remaining`; if
         // one ever did, this stops rather than reuse keystream.
         if self.batches(buf.len()) {
-            let batch = self.kernel.free_blocks().min(BATCH);
+            let batch = self.kernel.batch_blocks().min(BATCH);
             let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
@@ -271,7 +271,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// short-call batch (rather than the kernel's fused XOR).
     #[inline(always)]
     fn batches(&self, len: usize) -> bool {
-        let batch = self.kernel.free_blocks().min(BATCH);
+        let batch = self.kernel.batch_blocks().min(BATCH);
         self.warm && batch > 1 && len < batch * 64
     }
 
@@ -450,7 +450,7 @@ pub(crate) mod tests {
             c.apply_keystream(&mut [0u8; 64]);
             c.apply_keystream(&mut [0u8; 16]);
             let batched = usize::from(c.end) / 64;
-            assert_eq!(batched, backend.free_blocks().min(BATCH), "{backend:?}");
+            assert_eq!(batched, backend.batch_blocks().min(BATCH), "{backend:?}");
             assert!(c.ahead.bytes()[..64 * batched].chunks(64).all(|b| b != [0; 64]), "{backend:?}");
             check_wiped(&mut c);
 
@@ -481,7 +481,7 @@ mod batching {
         static CALLS: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     }
 
-    /// The reference as a kernel that claims `FREE` free blocks and counts its calls.
+    /// The reference as a kernel that claims a batch of `FREE` blocks and counts its calls.
     #[derive(Clone, Copy, Debug)]
     struct Counted<const FREE: usize>;
 
@@ -510,7 +510,7 @@ mod batching {
             reference::hchacha::<R>(key, input)
         }
 
-        fn free_blocks(self) -> usize {
+        fn batch_blocks(self) -> usize {
             FREE
         }
     }
@@ -568,7 +568,7 @@ mod batching {
     }
 
     #[test]
-    fn the_batch_is_the_kernels_free_blocks_at_most_batch() {
+    fn the_batch_is_the_kernels_batch_blocks_at_most_batch() {
         assert_eq!(levels(Counted::<2>, &[64, 100]), [(0, 0), (100, 128)]);
         assert_eq!(levels(Counted::<2>, &[64, 128]), [(0, 0), (0, 0)]);
         assert_eq!(levels(Counted::<8>, &[64, 16]), [(0, 0), (16, 64 * BATCH as u16)]);
@@ -583,9 +583,9 @@ mod batching {
     }
 
     #[test]
-    fn every_backend_batches_its_free_blocks() {
+    fn every_backend_batches_its_batch_blocks() {
         for backend in Backend::available() {
-            let batch = backend.free_blocks().min(BATCH);
+            let batch = backend.batch_blocks().min(BATCH);
             let end = if batch > 1 { 64 * batch as u16 } else { 64 };
             assert_eq!(levels(backend, &[64, 16]), [(0, 0), (16, end)], "{backend:?}");
         }

@@ -1,7 +1,7 @@
 //! The RFC 8439 §2.8 construction over a ChaCha state and a kernel: seal and open.
 //!
 //! - **Key and keystream in one call for short messages.** Block 0 is the Poly1305 key;
-//!   up to `free_blocks() − 1` blocks of message follow. When the message fits, one
+//!   up to `batch_blocks() − 1` blocks of message follow. When the message fits, one
 //!   [`fill`](chacha_core::Kernel::fill) computes them all side by side, one dependent
 //!   chain instead of two (on SIMD backends, 2–4 blocks cost what one does).
 //! - **One pass for the rest**: [`State::xor_and_mac`] hands the message to the kernel,
@@ -14,7 +14,7 @@
 
 use aead::{Error, inout::InOutBuf};
 use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, MAX_FREE_BLOCKS, Rounds, State,
+    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, MAX_BATCH_BLOCKS, Rounds, State,
     poly1305::{Accumulator, TAG_LEN},
 };
 
@@ -66,11 +66,11 @@ fn short_keystream<R: Rounds, K: Kernel>(
     kernel: K,
     state: &mut State<Ietf>,
     blocks: usize,
-) -> Option<[Block; MAX_FREE_BLOCKS]> {
-    if blocks + 1 > kernel.free_blocks().min(MAX_FREE_BLOCKS) {
+) -> Option<[Block; MAX_BATCH_BLOCKS]> {
+    if blocks + 1 > kernel.batch_blocks().min(MAX_BATCH_BLOCKS) {
         return None;
     }
-    let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
+    let mut keystream = [[0u8; BLOCK_LEN]; MAX_BATCH_BLOCKS];
     state.fill::<R, K>(kernel, &mut keystream[..=blocks]).expect("checked by message_blocks");
     Some(keystream)
 }

@@ -190,7 +190,7 @@ fn aead(out: &mut Vec<u8>, s: &Secrets, data: &[u8], backend: Backend) {
 }
 
 /// `data` XORed on a fresh instance, then again on the now warm one (where calls shorter
-/// than the kernel's free blocks are served from the batching buffer).
+/// than the kernel's batch blocks are served from the batching buffer).
 fn stream(out: &mut Vec<u8>, data: &[u8], mut cipher: impl StreamCipher) {
     for _ in 0..2 {
         let mut buf = data.to_vec();
