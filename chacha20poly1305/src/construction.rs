@@ -12,11 +12,16 @@
 //!   writes the output only then, so a wrong tag leaves the output untouched, as there.
 //!   Tags are compared in constant time.
 
-use aead::{Error, inout::InOutBuf};
+use aead::{Error, array::Array, consts::U16, inout::InOutBuf};
 use chacha_core::{
     AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, MAX_FREE_BLOCKS, Rounds, State,
-    poly1305::{Accumulator, TAG_LEN},
+    poly1305::{Accumulator, MAC_BLOCK_LEN, Portable, TAG_LEN},
 };
+
+/// Below this many Poly1305 blocks every kernel's `poly1305_blocks` is the portable step
+/// (the SIMD ones start at 32 blocks: `MIN_BLOCKS` in their `poly1305` modules), which the
+/// AEAD then runs inline: no call and no dispatch on the latency path of a short message.
+const INLINE_MAC_BLOCKS: usize = 16;
 
 /// The Poly1305 key and the accumulator of one message.
 struct Mac {
@@ -26,6 +31,7 @@ struct Mac {
 
 impl Mac {
     /// From the first 32 bytes of block 0's keystream.
+    #[inline(always)]
     fn new(block0: &Block) -> Self {
         let (r, rest) = block0.split_at(16);
         Mac {
@@ -34,12 +40,24 @@ impl Mac {
         }
     }
 
+    /// Absorbs `data` padded (`pad16`): below [`INLINE_MAC_BLOCKS`] blocks with the
+    /// portable step inlined here, above with the kernel's.
+    #[inline(always)]
+    fn absorb<K: Kernel>(&mut self, kernel: K, data: &[u8]) {
+        if data.len() < INLINE_MAC_BLOCKS * MAC_BLOCK_LEN {
+            self.acc.absorb_padded(Portable, data);
+        } else {
+            self.acc.absorb_padded(kernel, data);
+        }
+    }
+
     /// The tag after `aad` and the ciphertext: the lengths block, then the sum.
-    fn tag<K: Kernel>(mut self, kernel: K, aad_len: usize, text_len: usize) -> [u8; TAG_LEN] {
+    #[inline(always)]
+    fn tag(mut self, aad_len: usize, text_len: usize) -> [u8; TAG_LEN] {
         let mut lengths = [0u8; 16];
         lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
         lengths[8..].copy_from_slice(&(text_len as u64).to_le_bytes());
-        kernel.poly1305_blocks(&mut self.acc, &[lengths]);
+        self.acc.absorb(&[lengths]);
         self.acc.tag(&self.s)
     }
 }
@@ -59,20 +77,11 @@ fn message_blocks(state: &State<Ietf>, len: usize) -> Result<usize, Error> {
     if (blocks as u128) < state.blocks_left() { Ok(blocks) } else { Err(Error) }
 }
 
-/// Keystream blocks 0 ..= `blocks` in one call when the kernel computes that many side
-/// by side; `None` otherwise.
+/// Whether keystream blocks 0 ..= `blocks` (the key and the message) come from one call:
+/// when the kernel computes that many side by side.
 #[inline(always)]
-fn short_keystream<R: Rounds, K: Kernel>(
-    kernel: K,
-    state: &mut State<Ietf>,
-    blocks: usize,
-) -> Option<[Block; MAX_FREE_BLOCKS]> {
-    if blocks + 1 > kernel.free_blocks().min(MAX_FREE_BLOCKS) {
-        return None;
-    }
-    let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
-    state.fill::<R, K>(kernel, &mut keystream[..=blocks]).expect("checked by message_blocks");
-    Some(keystream)
+fn is_short<K: Kernel>(kernel: K, blocks: usize) -> bool {
+    blocks < kernel.free_blocks().min(MAX_FREE_BLOCKS)
 }
 
 /// Block 0 alone: the Poly1305 key of a message the bulk path encrypts.
@@ -85,38 +94,85 @@ fn key_block<R: Rounds, K: Kernel>(kernel: K, state: &mut State<Ietf>) -> Mac {
     mac
 }
 
-/// XORs `keystream`'s first bytes into `buf`.
+/// XORs `keystream`'s first bytes into `buf`, 16 bytes at a time, each chunk read whole
+/// before it is written. (`InOutBuf::xor_in2out` on the whole buffer is a loop the compiler
+/// cannot vectorise in place, since it cannot rule out a partial overlap: byte by byte, and
+/// the MAC's 8-byte loads of those bytes then wait for the stores to reach the cache.)
 #[inline(always)]
-fn xor_short(keystream: &[Block], mut buf: InOutBuf<'_, '_, u8>) {
-    let len = buf.len();
-    buf.xor_in2out(&keystream.as_flattened()[..len]);
+fn xor_short(keystream: &[Block], buf: InOutBuf<'_, '_, u8>) {
+    let keystream = keystream.as_flattened();
+    let (chunks, mut tail) = buf.into_chunks::<U16>();
+    let whole = chunks.len() * MAC_BLOCK_LEN;
+    let (ks_chunks, _) = keystream[..whole].as_chunks::<MAC_BLOCK_LEN>();
+    for (mut chunk, ks) in chunks.into_iter().zip(ks_chunks) {
+        chunk.xor_in2out(&Array(*ks));
+    }
+    let len = tail.len();
+    tail.xor_in2out(&keystream[whole..][..len]);
 }
 
 /// Seals `buf` (plaintext in, ciphertext out) and returns the tag.
 #[inline]
 pub(crate) fn seal<R: Rounds, K: Kernel>(
     kernel: K,
+    state: State<Ietf>,
+    aad: &[u8],
+    buf: InOutBuf<'_, '_, u8>,
+) -> Result<[u8; TAG_LEN], Error> {
+    let blocks = message_blocks(&state, buf.len())?;
+    if is_short(kernel, blocks) {
+        Ok(seal_short::<R, K>(kernel, state, aad, buf, blocks))
+    } else {
+        Ok(seal_bulk::<R, K>(kernel, state, aad, buf))
+    }
+}
+
+/// The start of a short message: `keystream` (blocks 0 ..= the message's last) from one
+/// call, and the MAC keyed with block 0, `aad` absorbed.
+#[inline(always)]
+fn short_start<R: Rounds, K: Kernel>(
+    kernel: K,
+    state: &mut State<Ietf>,
+    aad: &[u8],
+    keystream: &mut [Block],
+) -> Mac {
+    state.fill::<R, K>(kernel, keystream).expect("checked by message_blocks");
+    let mut mac = Mac::new(&keystream[0]);
+    mac.absorb(kernel, aad);
+    mac
+}
+
+/// [`seal`] of a message of `blocks` blocks that [`is_short`]: the key and the keystream
+/// from one call, the keystream kept on the stack (and wiped).
+#[inline(always)]
+fn seal_short<R: Rounds, K: Kernel>(
+    kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
     mut buf: InOutBuf<'_, '_, u8>,
-) -> Result<[u8; TAG_LEN], Error> {
-    let blocks = message_blocks(&state, buf.len())?;
-    let mac = if let Some(mut keystream) = short_keystream::<R, K>(kernel, &mut state, blocks) {
-        let mut mac = Mac::new(&keystream[0]);
-        mac.acc.absorb_padded(kernel, aad);
-        xor_short(&keystream[1..], buf.reborrow());
-        mac.acc.absorb_padded(kernel, buf.get_out());
-        wipe(&mut keystream[..=blocks]); // the blocks the fill wrote
-        mac
-    } else {
-        let mut mac = key_block::<R, K>(kernel, &mut state);
-        mac.acc.absorb_padded(kernel, aad);
-        state
-            .xor_and_mac::<R, K>(kernel, AeadDirection::Seal, &mut mac.acc, buf.reborrow())
-            .expect("checked");
-        mac
-    };
-    Ok(mac.tag(kernel, aad.len(), buf.len()))
+    blocks: usize,
+) -> [u8; TAG_LEN] {
+    let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
+    let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream[..=blocks]);
+    xor_short(&keystream[1..], buf.reborrow());
+    mac.absorb(kernel, buf.get_out());
+    wipe(&mut keystream[..=blocks]); // the blocks the fill wrote
+    mac.tag(aad.len(), buf.len())
+}
+
+/// [`seal`] of the rest: the key block, then the kernel's one pass. Out of line, so that
+/// the short path's code around it stays small (and inlined).
+#[inline(never)]
+fn seal_bulk<R: Rounds, K: Kernel>(
+    kernel: K,
+    mut state: State<Ietf>,
+    aad: &[u8],
+    mut buf: InOutBuf<'_, '_, u8>,
+) -> [u8; TAG_LEN] {
+    let mut mac = key_block::<R, K>(kernel, &mut state);
+    mac.absorb(kernel, aad);
+    state.xor_and_mac::<R, K>(kernel, AeadDirection::Seal, &mut mac.acc, buf.reborrow()).expect("checked");
+    mac.tag(aad.len(), buf.len())
 }
 
 /// Opens `buf` (ciphertext in, plaintext out) if `tag` is its tag; otherwise `Error`, and
@@ -124,26 +180,56 @@ pub(crate) fn seal<R: Rounds, K: Kernel>(
 #[inline]
 pub(crate) fn open<R: Rounds, K: Kernel>(
     kernel: K,
+    state: State<Ietf>,
+    aad: &[u8],
+    buf: InOutBuf<'_, '_, u8>,
+    tag: &[u8; TAG_LEN],
+) -> Result<(), Error> {
+    let blocks = message_blocks(&state, buf.len())?;
+    let ok = if is_short(kernel, blocks) {
+        open_short::<R, K>(kernel, state, aad, buf, tag, blocks)
+    } else {
+        open_bulk::<R, K>(kernel, state, aad, buf, tag)
+    };
+    if ok { Ok(()) } else { Err(Error) }
+}
+
+/// [`open`] of a message of `blocks` blocks that [`is_short`]: the key and the keystream
+/// from one call, as [`seal_short`]; the MAC of the input, the tag checked, and only then
+/// the XOR. Whether the tag was right.
+#[inline(always)]
+fn open_short<R: Rounds, K: Kernel>(
+    kernel: K,
+    mut state: State<Ietf>,
+    aad: &[u8],
+    buf: InOutBuf<'_, '_, u8>,
+    tag: &[u8; TAG_LEN],
+    blocks: usize,
+) -> bool {
+    let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
+    let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream[..=blocks]);
+    mac.absorb(kernel, buf.get_in());
+    let ok = tags_equal(&mac.tag(aad.len(), buf.len()), tag);
+    if ok {
+        xor_short(&keystream[1..], buf);
+    }
+    wipe(&mut keystream[..=blocks]);
+    ok
+}
+
+/// [`open`] of the rest: in place in one pass (undone on a wrong tag), buffer to buffer
+/// the MAC first. Out of line, as [`seal_bulk`]. Whether the tag was right.
+#[inline(never)]
+fn open_bulk<R: Rounds, K: Kernel>(
+    kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
     mut buf: InOutBuf<'_, '_, u8>,
     tag: &[u8; TAG_LEN],
-) -> Result<(), Error> {
-    let blocks = message_blocks(&state, buf.len())?;
+) -> bool {
     let len = buf.len();
-    if let Some(mut keystream) = short_keystream::<R, K>(kernel, &mut state, blocks) {
-        let mut mac = Mac::new(&keystream[0]);
-        mac.acc.absorb_padded(kernel, aad);
-        mac.acc.absorb_padded(kernel, buf.get_in());
-        let ok = tags_equal(&mac.tag(kernel, aad.len(), len), tag);
-        if ok {
-            xor_short(&keystream[1..], buf);
-        }
-        wipe(&mut keystream[..=blocks]);
-        return if ok { Ok(()) } else { Err(Error) };
-    }
     let mut mac = key_block::<R, K>(kernel, &mut state);
-    mac.acc.absorb_padded(kernel, aad);
+    mac.absorb(kernel, aad);
     let in_place = buf.get_in().as_ptr() == buf.get_out().as_ptr();
     if in_place {
         // One pass; on a wrong tag the same keystream again restores the ciphertext.
@@ -151,32 +237,35 @@ pub(crate) fn open<R: Rounds, K: Kernel>(
         state
             .xor_and_mac::<R, K>(kernel, AeadDirection::Open, &mut mac.acc, buf.reborrow())
             .expect("checked");
-        if tags_equal(&mac.tag(kernel, aad.len(), len), tag) {
-            return Ok(());
+        if tags_equal(&mac.tag(aad.len(), len), tag) {
+            return true;
         }
         let mut tail = [0u8; BLOCK_LEN];
         let mut state = at_block_1;
         state.xor::<R, K>(kernel, buf, &mut tail).expect("checked");
         wipe(core::slice::from_mut(&mut tail));
-        Err(Error)
+        false
     } else {
         // Authenticate the input, then write the output.
-        mac.acc.absorb_padded(kernel, buf.get_in());
-        if !tags_equal(&mac.tag(kernel, aad.len(), len), tag) {
-            return Err(Error);
+        mac.absorb(kernel, buf.get_in());
+        if !tags_equal(&mac.tag(aad.len(), len), tag) {
+            return false;
         }
         let mut tail = [0u8; BLOCK_LEN];
         state.xor::<R, K>(kernel, buf, &mut tail).expect("checked");
         wipe(core::slice::from_mut(&mut tail));
-        Ok(())
+        true
     }
 }
 
-/// `a == b` in time independent of where they differ: every byte is read, the
-/// differences OR-ed together, and the result hidden from the optimiser before the test.
-#[inline(never)]
+/// `a == b` in time independent of where they differ: every byte is read (as two 64-bit
+/// words: the computed tag was stored as two, and a 16-byte load of it waits for both
+/// stores to reach the cache), the differences OR-ed together, and the result hidden from
+/// the optimiser before the test.
+#[inline(always)]
 fn tags_equal(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> bool {
-    let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
+    let word = |t: &[u8; TAG_LEN], i: usize| u64::from_le_bytes(t[8 * i..][..8].try_into().expect("8 bytes"));
+    let diff = (word(a, 0) ^ word(b, 0)) | (word(a, 1) ^ word(b, 1));
     core::hint::black_box(diff) == 0
 }
 
