@@ -15,7 +15,7 @@
 use aead::{Error, array::Array, consts::U16, inout::InOutBuf};
 use chacha_core::{
     AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, MAX_FREE_BLOCKS, Rounds, State,
-    poly1305::{Accumulator, MAC_BLOCK_LEN, Portable, TAG_LEN},
+    poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN},
 };
 
 /// Below this many Poly1305 blocks every kernel's `poly1305_blocks` is the portable step
@@ -94,12 +94,17 @@ fn key_block<R: Rounds, K: Kernel>(kernel: K, state: &mut State<Ietf>) -> Mac {
     mac
 }
 
-/// XORs `keystream`'s first bytes into `buf`, 16 bytes at a time, each chunk read whole
-/// before it is written. (`InOutBuf::xor_in2out` on the whole buffer is a loop the compiler
-/// cannot vectorise in place, since it cannot rule out a partial overlap: byte by byte, and
-/// the MAC's 8-byte loads of those bytes then wait for the stores to reach the cache.)
+/// XORs the keystream of a short message (`keystream`: blocks 1 ..= 3, the message's
+/// first) into `buf`, and returns the last 1–15 output bytes padded with zeros to a block
+/// (all zeros when there are none): the ciphertext's last Poly1305 block when sealing.
+///
+/// 16 bytes at a time, each chunk read whole before it is written (`InOutBuf::xor_in2out`
+/// on the whole buffer is a loop the compiler cannot vectorise in place, since it cannot
+/// rule out a partial overlap: byte by byte, and a later 8-byte load of those bytes waits
+/// for the stores to reach the cache instead of being forwarded). The last 1–15 bytes go
+/// through a block on the stack, so the seal's MAC need not read them back.
 #[inline(always)]
-fn xor_short(keystream: &[Block], buf: InOutBuf<'_, '_, u8>) {
+fn xor_short(keystream: &[Block], buf: InOutBuf<'_, '_, u8>) -> MacBlock {
     let keystream = keystream.as_flattened();
     let (chunks, mut tail) = buf.into_chunks::<U16>();
     let whole = chunks.len() * MAC_BLOCK_LEN;
@@ -108,7 +113,32 @@ fn xor_short(keystream: &[Block], buf: InOutBuf<'_, '_, u8>) {
         chunk.xor_in2out(&Array(*ks));
     }
     let len = tail.len();
-    tail.xor_in2out(&keystream[whole..][..len]);
+    let mut last = [0u8; MAC_BLOCK_LEN];
+    if len > 0 {
+        last[..len].copy_from_slice(tail.get_in());
+        // The keystream past the message (the rest of its last block) is masked off.
+        let ks = &keystream[whole..][..MAC_BLOCK_LEN];
+        for (i, (byte, ks)) in last.iter_mut().zip(ks).enumerate() {
+            *byte ^= if i < len { *ks } else { 0 };
+        }
+        tail.get_out().copy_from_slice(&last[..len]);
+    }
+    last
+}
+
+/// `rest` (fewer than 16 bytes) padded with zeros to a block, assembled in registers from
+/// byte loads: a copy into a zeroed block and 8-byte loads of it (`absorb_padded`) wait for
+/// the copy's stores to reach the cache, on the MAC's dependent chain.
+#[inline(always)]
+fn padded(rest: &[u8]) -> MacBlock {
+    let mut words = [0u64; 2];
+    for (i, &byte) in rest.iter().enumerate() {
+        words[i / 8] |= u64::from(byte) << (8 * (i % 8));
+    }
+    let mut block = [0u8; MAC_BLOCK_LEN];
+    block[..8].copy_from_slice(&words[0].to_le_bytes());
+    block[8..].copy_from_slice(&words[1].to_le_bytes());
+    block
 }
 
 /// Seals `buf` (plaintext in, ciphertext out) and returns the tag.
@@ -154,8 +184,13 @@ fn seal_short<R: Rounds, K: Kernel>(
 ) -> [u8; TAG_LEN] {
     let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
     let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream[..=blocks]);
-    xor_short(&keystream[1..], buf.reborrow());
-    mac.absorb(kernel, buf.get_out());
+    let last = xor_short(&keystream[1..], buf.reborrow());
+    // The whole blocks of the ciphertext, then its padded last block as `xor_short` left it.
+    let whole = buf.len() / MAC_BLOCK_LEN * MAC_BLOCK_LEN;
+    mac.absorb(kernel, &buf.get_out()[..whole]);
+    if whole < buf.len() {
+        mac.acc.absorb(&[last]);
+    }
     wipe(&mut keystream[..=blocks]); // the blocks the fill wrote
     mac.tag(aad.len(), buf.len())
 }
@@ -208,10 +243,14 @@ fn open_short<R: Rounds, K: Kernel>(
 ) -> bool {
     let mut keystream = [[0u8; BLOCK_LEN]; MAX_FREE_BLOCKS];
     let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream[..=blocks]);
-    mac.absorb(kernel, buf.get_in());
+    let (whole, rest) = buf.get_in().as_chunks::<MAC_BLOCK_LEN>();
+    mac.absorb(kernel, whole.as_flattened());
+    if !rest.is_empty() {
+        mac.acc.absorb(&[padded(rest)]);
+    }
     let ok = tags_equal(&mac.tag(aad.len(), buf.len()), tag);
     if ok {
-        xor_short(&keystream[1..], buf);
+        let _ = xor_short(&keystream[1..], buf);
     }
     wipe(&mut keystream[..=blocks]);
     ok
