@@ -3,13 +3,19 @@
 //! - **Key and keystream in one call for short messages.** Block 0 is the Poly1305 key;
 //!   up to `free_blocks() − 1` blocks of message follow. When the message fits, one
 //!   [`fill`](chacha_core::Kernel::fill) computes them all side by side, one dependent
-//!   chain instead of two (on SIMD backends, 2–4 blocks cost what one does).
+//!   chain instead of two (on SIMD backends, 2–4 blocks cost what one does). The
+//!   keystream stays on the stack (wiped with `zeroize`); an open MACs the ciphertext,
+//!   checks the tag and only then XORs. The XOR goes in 16-byte chunks and the Poly1305
+//!   steps run the portable step without the kernel dispatch, so that no load on the
+//!   path waits for a store it cannot be forwarded from (README § What users call has
+//!   what those stalls cost).
 //! - **One pass for the rest**: [`State::xor_and_mac`] hands the message to the kernel,
 //!   which encrypts and authenticates each piece while it is in L1 (or in registers).
-//! - **Nothing unauthenticated leaves.** Opening in place decrypts in the same pass and,
-//!   if the tag is wrong, XORs the keystream in again: the caller gets its ciphertext back,
-//!   as the published crate leaves it. Opening buffer-to-buffer authenticates first and
-//!   writes the output only then, so a wrong tag leaves the output untouched, as there.
+//! - **Nothing unauthenticated leaves.** Opening in place past the short path decrypts in
+//!   the same pass and, if the tag is wrong, XORs the keystream in again: the caller gets
+//!   its ciphertext back, as the published crate leaves it. Opening buffer-to-buffer
+//!   authenticates first and writes the output only then, so a wrong tag leaves the
+//!   output untouched, as there.
 //!   Tags are compared in constant time.
 
 use aead::{Error, array::Array, consts::U16, inout::InOutBuf};
