@@ -1,11 +1,11 @@
 //! Against the published `chacha20poly1305` 0.11.0 (over the published `chacha20` and
-//! `poly1305`), on every backend: all six variants, every message length 0..=300 and the
+//! `poly1305`), on every backend: all six variants, every message length 0..=460 and the
 //! lengths around the one-pass pieces (4 KiB) and beyond, associated data of every
 //! padding class, in place and buffer to buffer, with guard bytes around each buffer.
 //! Then forgeries: every bit of the tag, of the associated data and of the nonce, and a
 //! bit in every byte of the ciphertext, flipped; each must be refused, with the buffer
 //! left as the published crate leaves it. And a wrong tag at every length of the short path
-//! and past it (0..=300), for both AEADs: refused, nothing released.
+//! and past it (0..=460), for both AEADs: refused, nothing released.
 
 use chacha_testdata::{Guarded, filler};
 use chacha20poly1305::aead::{AeadCore, AeadInOut, KeyInit, inout::InOutBuf};
@@ -21,14 +21,14 @@ fn backends() -> Vec<Backend> {
     backends
 }
 
-/// Every length to 300 (the short path's 0–3 blocks and the bulk path's first pieces),
+/// Every length to 460 (the short path's 0–7 blocks and the bulk path's first pieces),
 /// then around the 4 KiB pieces of the one-pass step, and longer; under miri, one length
 /// of each kind (the one past a 4 KiB piece for ChaCha20Poly1305 only: `agree`).
 fn lengths() -> Vec<usize> {
     if cfg!(miri) {
         return vec![0, 1, 64, 65, 193, 4097];
     }
-    (0..=300)
+    (0..=460)
         .chain([1023, 1024, 1025, 4095, 4096, 4097, 8191, 8193, 16384 + 17, 65536 + 5, 100_003])
         .collect()
 }
@@ -149,7 +149,7 @@ fn refused(
 fn every_forgery_is_refused_and_nothing_is_released() {
     for backend in backends() {
         let lengths: &[usize] =
-            if cfg!(miri) { &[0, 65] } else { &[0, 1, 63, 64, 65, 192, 193, 300, 4097, 20_000] };
+            if cfg!(miri) { &[0, 65] } else { &[0, 1, 63, 64, 65, 192, 193, 300, 448, 449, 4097, 20_000] };
         for &len in lengths {
             let data = filler(len as u64 + 99, 32 + 12 + 20 + len);
             let key: [u8; 32] = data[..32].try_into().unwrap();
@@ -202,7 +202,7 @@ fn every_forgery_is_refused_and_nothing_is_released() {
     }
 }
 
-/// A wrong tag at every length to 300 (the short path, which verifies before it XORs, and
+/// A wrong tag at every length to 460 (the short path, which verifies before it XORs, and
 /// the first lengths of the bulk path), for both nonce sizes, on every backend: refused, the
 /// buffer in place still the ciphertext, the output buffer to buffer untouched (guarded).
 fn wrong_tags_release_nothing<A: AeadInOut, const N: usize>(aead: impl Fn(&[u8; 32]) -> A, what: &str)
@@ -210,7 +210,8 @@ where
     for<'a> &'a aead::Nonce<A>: From<&'a [u8; N]>,
     for<'a> &'a aead::Tag<A>: From<&'a [u8; 16]>,
 {
-    let lengths = if cfg!(miri) { vec![0, 1, 63, 64, 65, 191, 192, 193] } else { (0..=300).collect() };
+    let lengths =
+        if cfg!(miri) { vec![0, 1, 63, 64, 65, 191, 192, 193, 447, 448, 449] } else { (0..=460).collect() };
     for len in lengths {
         let data = filler(len as u64 + 1000, 32 + N + 13 + len);
         let key: [u8; 32] = data[..32].try_into().unwrap();
