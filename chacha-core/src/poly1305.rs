@@ -34,6 +34,7 @@ pub struct Accumulator {
 impl Accumulator {
     /// A new accumulator (`h = 0`) for key half `r` (the first 16 key bytes), clamped as
     /// RFC 8439 §2.5.1 says.
+    #[inline]
     pub fn new(r: &[u8; 16]) -> Self {
         let (lo, hi) = r.split_at(8);
         let lo = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
@@ -115,6 +116,7 @@ impl Accumulator {
 
     /// The tag: `h` reduced mod `p`, plus `s` (the last 16 key bytes) mod 2^128, in
     /// constant time.
+    #[inline]
     pub fn tag(&self, s: &[u8; 16]) -> [u8; TAG_LEN] {
         let [h0, h1, _] = reduce(self.h);
         let (lo, hi) = s.split_at(8);

@@ -1,10 +1,11 @@
 //! Against the published `chacha20poly1305` 0.11.0 (over the published `chacha20` and
-//! `poly1305`), on every backend: all six variants, every message length 0..=300 and the
+//! `poly1305`), on every backend: all six variants, every message length 0..=460 and the
 //! lengths around the one-pass pieces (4 KiB) and beyond, associated data of every
 //! padding class, in place and buffer to buffer, with guard bytes around each buffer.
 //! Then forgeries: every bit of the tag, of the associated data and of the nonce, and a
 //! bit in every byte of the ciphertext, flipped; each must be refused, with the buffer
-//! left as the published crate leaves it.
+//! left as the published crate leaves it. And a wrong tag at every length of the short path
+//! and past it (0..=460), for both AEADs: refused, nothing released.
 
 use chacha_testdata::{Guarded, filler};
 use chacha20poly1305::aead::{AeadCore, AeadInOut, KeyInit, inout::InOutBuf};
@@ -20,14 +21,14 @@ fn backends() -> Vec<Backend> {
     backends
 }
 
-/// Every length to 300 (the short path's 0–3 blocks and the bulk path's first pieces),
+/// Every length to 460 (the short path's 0–7 blocks and the bulk path's first pieces),
 /// then around the 4 KiB pieces of the one-pass step, and longer; under miri, one length
 /// of each kind (the one past a 4 KiB piece for ChaCha20Poly1305 only: `agree`).
 fn lengths() -> Vec<usize> {
     if cfg!(miri) {
         return vec![0, 1, 64, 65, 193, 4097];
     }
-    (0..=300)
+    (0..=460)
         .chain([1023, 1024, 1025, 4095, 4096, 4097, 8191, 8193, 16384 + 17, 65536 + 5, 100_003])
         .collect()
 }
@@ -148,7 +149,7 @@ fn refused(
 fn every_forgery_is_refused_and_nothing_is_released() {
     for backend in backends() {
         let lengths: &[usize] =
-            if cfg!(miri) { &[0, 65] } else { &[0, 1, 63, 64, 65, 192, 193, 300, 4097, 20_000] };
+            if cfg!(miri) { &[0, 65] } else { &[0, 1, 63, 64, 65, 192, 193, 300, 448, 449, 4097, 20_000] };
         for &len in lengths {
             let data = filler(len as u64 + 99, 32 + 12 + 20 + len);
             let key: [u8; 32] = data[..32].try_into().unwrap();
@@ -198,5 +199,71 @@ fn every_forgery_is_refused_and_nothing_is_released() {
                 refused(&aead, &nonce, aad, short, &tag, &format!("{at}: ciphertext one byte short"));
             }
         }
+    }
+}
+
+/// A wrong tag at every length to 460 (the short path, which verifies before it XORs, and
+/// the first lengths of the bulk path), for both nonce sizes, on every backend: refused, the
+/// buffer in place still the ciphertext, the output buffer to buffer untouched (guarded).
+fn wrong_tags_release_nothing<A: AeadInOut, const N: usize>(aead: impl Fn(&[u8; 32]) -> A, what: &str)
+where
+    for<'a> &'a aead::Nonce<A>: From<&'a [u8; N]>,
+    for<'a> &'a aead::Tag<A>: From<&'a [u8; 16]>,
+{
+    let lengths =
+        if cfg!(miri) { vec![0, 1, 63, 64, 65, 191, 192, 193, 447, 448, 449] } else { (0..=460).collect() };
+    for len in lengths {
+        let data = filler(len as u64 + 1000, 32 + N + 13 + len);
+        let key: [u8; 32] = data[..32].try_into().unwrap();
+        let nonce: [u8; N] = data[32..32 + N].try_into().unwrap();
+        let aad = &data[32 + N..][..13];
+        let aead = aead(&key);
+        let mut ciphertext = data[32 + N + 13..].to_vec();
+        let tag: [u8; 16] = aead
+            .encrypt_inout_detached((&nonce).into(), aad, ciphertext.as_mut_slice().into())
+            .unwrap()
+            .as_slice()
+            .try_into()
+            .unwrap();
+        // A bit of the first and of the last tag byte, and one in the middle.
+        for bit in [0, 61, 127] {
+            let at = format!("{what}, {len} bytes, tag bit {bit}");
+            let mut forged = tag;
+            forged[bit / 8] ^= 1 << (bit % 8);
+            let mut buf = Guarded::new(&ciphertext, len % 5);
+            let result =
+                aead.decrypt_inout_detached((&nonce).into(), aad, buf.get_mut().into(), (&forged).into());
+            assert!(result.is_err(), "{at}: accepted in place");
+            buf.check(&at);
+            assert_eq!(buf.get(), ciphertext.as_slice(), "{at}: in place, the buffer is not the ciphertext");
+            let mut out = Guarded::new(&vec![0xa5u8; len], 2);
+            let result = aead.decrypt_inout_detached(
+                (&nonce).into(),
+                aad,
+                InOutBuf::new(&ciphertext, out.get_mut()).unwrap(),
+                (&forged).into(),
+            );
+            assert!(result.is_err(), "{at}: accepted buffer to buffer");
+            out.check(&at);
+            assert!(out.get().iter().all(|&b| b == 0xa5), "{at}: buffer to buffer, the output was written");
+        }
+        // The right tag still opens (the forgeries left nothing behind).
+        let mut buf = ciphertext.clone();
+        aead.decrypt_inout_detached((&nonce).into(), aad, buf.as_mut_slice().into(), (&tag).into()).unwrap();
+        assert_eq!(buf, &data[32 + N + 13..], "{what}, {len} bytes: opened");
+    }
+}
+
+#[test]
+fn a_wrong_tag_releases_nothing_at_every_short_length() {
+    for backend in backends() {
+        wrong_tags_release_nothing::<_, 12>(
+            |k| ChaCha20Poly1305::with_backend(&(*k).into(), backend),
+            &format!("ChaCha20Poly1305 on {backend:?}"),
+        );
+        wrong_tags_release_nothing::<_, 24>(
+            |k| XChaCha20Poly1305::with_backend(&(*k).into(), backend),
+            &format!("XChaCha20Poly1305 on {backend:?}"),
+        );
     }
 }
