@@ -191,16 +191,15 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
         }
     }
 
-    /// Blocks `base .. base + 8`, all whole, as one window for [`put8_whole!`]: one bounds
-    /// check per 8 blocks, none per store.
+    /// Blocks `base .. base + 8` as one window for [`put8_whole!`], if all are whole: the
+    /// one bounds check per 8 blocks, and the loop condition of the callers ([`run`]).
     #[inline(always)]
-    fn set8(self, base: usize) -> Set8<'a, XOR> {
-        assert!(base <= self.whole && self.whole - base >= 8, "blocks {base}.. of {} whole", self.whole);
-        Set8 {
+    fn set8(self, base: usize) -> Option<Set8<'a, XOR>> {
+        (base <= self.whole && self.whole - base >= 8).then(|| Set8 {
             inp: self.inp.wrapping_add(64 * base),
             out: self.out.wrapping_add(64 * base),
             _buf: PhantomData,
-        }
+        })
     }
 }
 
@@ -370,8 +369,8 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.at_counter, counter, masks);
-        while d.whole - done >= 8 {
-            chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks);
+        while let Some(set) = d.set8(done) {
+            chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
             done += 8;
             counter = counter.wrapping_add(8);
             if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
@@ -379,8 +378,8 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
                 heads = Heads::at(state, counter);
             }
         }
-    } else if d.whole >= 8 {
-        sliced8_whole::<R, V, XOR>(w, counter, d, done, masks);
+    } else if let Some(set) = d.set8(0) {
+        sliced8_whole::<R, V, XOR>(w, counter, set, masks);
         done += 8;
         counter = counter.wrapping_add(8);
     }

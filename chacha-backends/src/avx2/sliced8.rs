@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{Rounds, Variant};
 
-use super::{Dest, Masks};
+use super::{Dest, Masks, Set8};
 use crate::head::Heads;
 
 /// Two quarter rounds of the word-sliced state, step by step side by side.
@@ -208,13 +208,12 @@ macro_rules! step8 {
     };
 }
 
-/// Feed-forward, transpose, XOR and store of blocks `base .. base + 8`, all whole, half a
+/// Feed-forward, transpose, XOR and store of the 8 whole blocks of a [`Set8`], half a
 /// block at a time (words 0–7 are bytes 0..32, so only half the state is in flight). A
 /// macro: out of line, it stored and reloaded all 16 words (DECISIONS.md, § avx2: writing 8
 /// blocks).
 macro_rules! put8_whole {
-    ($x:ident, $input:ident, $d:ident, $base:ident) => {{
-        let set = $d.set8($base);
+    ($x:ident, $input:ident, $set:ident) => {{
         for half in 0..2 {
             // The feed-forward and the 4×4 transposes of words 8·half .. 8·half + 8.
             let i = 8 * half;
@@ -226,28 +225,27 @@ macro_rules! put8_whole {
                 // Bytes 32·half .. 32·half + 32 of block j (lane 0s) and of block j + 4 (lane 1s).
                 let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
                 let hi = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
-                set.put32_at(64 * j + 32 * half, lo);
-                set.put32_at(64 * (j + 4) + 32 * half, hi);
+                $set.put32_at(64 * j + 32 * half, lo);
+                $set.put32_at(64 * (j + 4) + 32 * half, hi);
             }
         }
     }};
 }
 
-/// Blocks `base .. base + 8`, all whole (a request with one such set; with more,
-/// [`sliced8_from_head`]); panics unless they are (`Dest::set8`).
+/// 8 whole blocks, the window `set` (a request with one such set; with more,
+/// [`sliced8_from_head`]).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest<'_, XOR>,
-    base: usize,
+    set: Set8<'_, XOR>,
     m: Masks,
 ) {
     let input = words8::<V>(w, counter);
     let mut x = input;
     rounds8(&mut x, m, R::DOUBLE_ROUNDS);
-    put8_whole!(x, input, d, base);
+    put8_whole!(x, input, set);
 }
 
 /// As [`sliced8_whole`], the first double round started from `heads` (53 of its 128 vector
@@ -263,8 +261,7 @@ pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     counter: u64,
     heads: &Heads,
     chain: [__m256i; 4],
-    d: Dest<'_, XOR>,
-    base: usize,
+    set: Set8<'_, XOR>,
     m: Masks,
 ) -> [__m256i; 4] {
     let input = words8::<V>(w, counter);
@@ -286,7 +283,7 @@ pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     // Pinned here: see the docs above.
     schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
     rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
-    put8_whole!(x, input, d, base);
+    put8_whole!(x, input, set);
     next
 }
 
