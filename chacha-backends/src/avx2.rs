@@ -10,7 +10,7 @@
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), the output cursor (`Dest`, `Set8`) and the
+//! the entry points, the width rules (`run`), the output cursor (`Dest`, `Blocks`) and the
 //! rotate masks. Whole blocks are XORed straight out of registers; a partial last block's
 //! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
 //! keystream from the same kernels.
@@ -135,8 +135,8 @@ impl Kernel for Avx2 {
 /// Where a request's keystream goes, block by block in any order (the 8-block kernels write
 /// block `j` beside block `j + 4`): XORed from `inp` into `out`, or raw to `out`.
 ///
-/// Invariant (established by [`Dest::from_raw`]'s caller, relied on by [`Dest::put_at`] and
-/// [`Set8::put32_at`]): `out` is valid for writing `64 * whole` bytes and, if `XOR`, `inp`
+/// Invariant (established by [`Dest::from_raw`]'s caller, relied on by [`Dest::blocks`] and
+/// [`Dest::tail`]): `out` is valid for writing `64 * whole` bytes and, if `XOR`, `inp`
 /// for reading them, the same or not overlapping; if `XOR`, `tail` is valid for writing 64
 /// bytes. Blocks `0..whole` are whole; block `whole`, if requested, is the partial one,
 /// whose keystream goes to `tail`. Four words and `Copy`, passed by value: the kernels
@@ -168,63 +168,82 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
     #[inline]
     fn put_at(self, i: usize, lo: __m256i, hi: __m256i) {
         debug_assert!(i < self.whole || (XOR && i == self.whole), "block {i} of {} whole", self.whole);
-        if i < self.whole {
-            let at = 64 * i;
-            let (lo, hi) = if XOR {
-                // SAFETY: block `i < whole` is readable (the `Dest` invariant).
-                let a = unsafe { load32(self.inp.wrapping_add(at)) };
-                // SAFETY: as above.
-                let b = unsafe { load32(self.inp.wrapping_add(at + 32)) };
-                (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
-            } else {
-                (lo, hi)
-            };
-            // SAFETY: block `i < whole` is writable (the `Dest` invariant).
-            unsafe { store32(self.out.wrapping_add(at), lo) };
-            // SAFETY: as above.
-            unsafe { store32(self.out.wrapping_add(at + 32), hi) };
-        } else if XOR {
-            // SAFETY: with `XOR`, `tail` has 64 writable bytes (the `Dest` invariant).
-            unsafe { store32(self.tail, lo) };
-            // SAFETY: as above.
-            unsafe { store32(self.tail.wrapping_add(32), hi) };
+        if let Some(block) = self.blocks::<1>(i) {
+            block.put_block(0, lo, hi);
+        } else if let Some(tail) = self.tail() {
+            tail.put_block(0, lo, hi);
         }
     }
 
-    /// Blocks `base .. base + 8` as one window for [`put8_whole!`], if all are whole: the
-    /// one bounds check per 8 blocks, and the loop condition of the callers ([`run`]).
+    /// Blocks `base .. base + N` as one window, if all are whole: the one bounds check per
+    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop).
     #[inline(always)]
-    fn set8(self, base: usize) -> Option<Set8<'a, XOR>> {
-        (base <= self.whole && self.whole - base >= 8).then(|| Set8 {
+    fn blocks<const N: usize>(self, base: usize) -> Option<Blocks<'a, XOR, N>> {
+        (base <= self.whole && self.whole - base >= N).then(|| Blocks {
             inp: self.inp.wrapping_add(64 * base),
             out: self.out.wrapping_add(64 * base),
             _buf: PhantomData,
         })
     }
+
+    /// The partial block's keystream buffer, as a window that reads no input; `None` for
+    /// raw keystream, which has no partial block.
+    #[inline(always)]
+    fn tail(self) -> Option<Blocks<'a, false, 1>> {
+        XOR.then_some(Blocks { inp: core::ptr::null(), out: self.tail, _buf: PhantomData })
+    }
 }
 
-/// 8 whole blocks of a [`Dest`] (512 bytes at `inp`/`out`, which [`Dest::set8`] checked).
+/// `N` whole blocks: `64 * N` bytes writable at `out` and, if `XOR`, readable at `inp` (the
+/// same or not overlapping). Created only by [`Dest::blocks`] and [`Dest::tail`], which
+/// check this against the [`Dest`] invariant.
 #[derive(Clone, Copy)]
-struct Set8<'a, const XOR: bool> {
+struct Blocks<'a, const XOR: bool, const N: usize> {
     inp: *const u8,
     out: *mut u8,
     _buf: PhantomData<&'a mut [u8]>,
 }
 
-impl<const XOR: bool> Set8<'_, XOR> {
-    /// Writes bytes `at .. at + 32` of the 8 blocks (XORed with the input if `XOR`). `at`
-    /// is a constant in the unrolled callers, so the check folds away.
+impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
+    /// Writes bytes `at .. at + 32` of the window (XORed with the input if `XOR`).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn put32_at(self, at: usize, ks: __m256i) {
-        assert!(at <= 8 * 64 - 32, "bytes {at}.. of 8 blocks");
-        let v = if XOR {
-            // SAFETY: `at + 32 <= 512`: inside the 8 readable blocks (the `Set8` invariant).
-            _mm256_xor_si256(ks, unsafe { load32(self.inp.wrapping_add(at)) })
+        let v = if XOR { _mm256_xor_si256(ks, self.load32_at(at)) } else { ks };
+        self.store32_at(at, v);
+    }
+
+    /// Writes block `k` of the window from its two 32-byte halves: both loads, then both
+    /// stores, as the kernels were written before the cursor.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn put_block(self, k: usize, lo: __m256i, hi: __m256i) {
+        let (lo, hi) = if XOR {
+            (_mm256_xor_si256(lo, self.load32_at(64 * k)), _mm256_xor_si256(hi, self.load32_at(64 * k + 32)))
         } else {
-            ks
+            (lo, hi)
         };
-        // SAFETY: `at + 32 <= 512`: inside the 8 writable blocks (the `Set8` invariant).
+        self.store32_at(64 * k, lo);
+        self.store32_at(64 * k + 32, hi);
+    }
+
+    /// Input bytes `at .. at + 32`. `at` is a constant in the unrolled callers, so the
+    /// checks fold away.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load32_at(self, at: usize) -> __m256i {
+        assert!(XOR && at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
+        // SAFETY: `at + 32 <= 64 N` and `XOR`: inside the readable window (the `Blocks`
+        // invariant).
+        unsafe { load32(self.inp.wrapping_add(at)) }
+    }
+
+    /// Output bytes `at .. at + 32` = `v`; checked as [`Blocks::load32_at`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn store32_at(self, at: usize, v: __m256i) {
+        assert!(at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
+        // SAFETY: `at + 32 <= 64 N`: inside the writable window (the `Blocks` invariant).
         unsafe { store32(self.out.wrapping_add(at), v) };
     }
 }
@@ -369,7 +388,7 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.at_counter, counter, masks);
-        while let Some(set) = d.set8(done) {
+        while let Some(set) = d.blocks::<8>(done) {
             chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
             done += 8;
             counter = counter.wrapping_add(8);
@@ -378,7 +397,7 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
                 heads = Heads::at(state, counter);
             }
         }
-    } else if let Some(set) = d.set8(0) {
+    } else if let Some(set) = d.blocks::<8>(0) {
         sliced8_whole::<R, V, XOR>(w, counter, set, masks);
         done += 8;
         counter = counter.wrapping_add(8);

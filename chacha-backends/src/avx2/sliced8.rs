@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{Rounds, Variant};
 
-use super::{Dest, Masks, Set8};
+use super::{Blocks, Dest, Masks};
 use crate::head::Heads;
 
 /// Two quarter rounds of the word-sliced state, step by step side by side.
@@ -208,7 +208,7 @@ macro_rules! step8 {
     };
 }
 
-/// Feed-forward, transpose, XOR and store of the 8 whole blocks of a [`Set8`], half a
+/// Feed-forward, transpose, XOR and store of the 8 whole blocks of a [`Blocks`] window, half a
 /// block at a time (words 0–7 are bytes 0..32, so only half the state is in flight). A
 /// macro: out of line, it stored and reloaded all 16 words (DECISIONS.md, § avx2: writing 8
 /// blocks).
@@ -239,7 +239,7 @@ macro_rules! put8_whole {
 pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    set: Set8<'_, XOR>,
+    set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) {
     let input = words8::<V>(w, counter);
@@ -261,7 +261,7 @@ pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     counter: u64,
     heads: &Heads,
     chain: [__m256i; 4],
-    set: Set8<'_, XOR>,
+    set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) -> [__m256i; 4] {
     let input = words8::<V>(w, counter);
