@@ -10,10 +10,17 @@
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), the output cursor (`Dest`, `Blocks`) and the
-//! rotate masks. Whole blocks are XORed straight out of registers; a partial last block's
-//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
-//! keystream from the same kernels.
+//! the entry points, the width rules (`run`), the output cursor and the rotate masks. Whole
+//! blocks are XORed straight out of registers; a partial last block's keystream goes to
+//! `tail` and is XORed from there (`xor_partial`). `fill` stores raw keystream from the same
+//! kernels.
+//!
+//! The cursor: `Dest` holds the raw pointers and their invariant; the kernels, safe
+//! functions, write through it. `put_at(i, ..)` writes block `i` in any order (the 8-block
+//! transpose yields block `j` beside `j + 4`), a block past the request caught by
+//! `debug_assert!`; `blocks::<8>` hands out the 8 whole blocks of a set as one window
+//! (`Blocks`), checked once, the check being `run`'s loop condition. `Blocks` holds the only
+//! loads and stores of the output, each at a constant offset whose check folds away.
 //!
 //! Why:
 //! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two
@@ -169,9 +176,9 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
     fn put_at(self, i: usize, lo: __m256i, hi: __m256i) {
         debug_assert!(i < self.whole || (XOR && i == self.whole), "block {i} of {} whole", self.whole);
         if let Some(block) = self.blocks::<1>(i) {
-            block.put_block(0, lo, hi);
+            block.put_whole_at(0, lo, hi);
         } else if let Some(tail) = self.tail() {
-            tail.put_block(0, lo, hi);
+            tail.put_whole_at(0, lo, hi);
         }
     }
 
@@ -217,7 +224,7 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
     /// stores, as the kernels were written before the cursor.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn put_block(self, k: usize, lo: __m256i, hi: __m256i) {
+    fn put_whole_at(self, k: usize, lo: __m256i, hi: __m256i) {
         let (lo, hi) = if XOR {
             (_mm256_xor_si256(lo, self.load32_at(64 * k)), _mm256_xor_si256(hi, self.load32_at(64 * k + 32)))
         } else {
@@ -258,14 +265,30 @@ unsafe fn load32(p: *const u8) -> __m256i {
     unsafe { _mm256_loadu_si256(p.cast()) }
 }
 
-/// Reads 16 bytes at `p`.
-/// # Safety
-/// `p` is valid for reading 16 bytes.
+/// Row `r` of the state words `w` as one `__m128i` (little-endian bytes are the words on
+/// x86).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn load16(p: *const u8) -> __m128i {
-    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
-    unsafe { _mm_loadu_si128(p.cast()) }
+fn load_row(w: &[u32; 16], r: usize) -> __m128i {
+    let row: &[u32; 4] = &w.as_chunks::<4>().0[r];
+    // SAFETY: `row` is a reference to 16 readable bytes; `loadu` needs no alignment.
+    unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+}
+
+/// The 16 bytes of `b`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_16(b: &[u8; 16]) -> __m128i {
+    // SAFETY: `b` is a reference to 16 readable bytes; `loadu` needs no alignment.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// `out = v`, 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store_32(out: &mut [u8; 32], v: __m256i) {
+    // SAFETY: `out` is a `&mut` to 32 writable bytes; `storeu` needs no alignment.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
 }
 
 /// Writes 32 bytes at `p`.

@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{CONSTANTS, Rounds, Variant};
 
-use super::{Dest, Masks, load16, store32};
+use super::{Dest, Masks, load_16, load_row, store_32};
 
 /// A quarter round on whole rows (four columns at once, in each 128-bit lane).
 macro_rules! qr_rows256 {
@@ -272,8 +272,7 @@ pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
     // Row d from the counter register and the nonce words: a wider load spanning the
     // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
     // DECISIONS.md, § Shared by the x86 backends).
-    // SAFETY: `w` has 64 readable bytes.
-    let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
     let [d0, d1, d2, d3] = row_d::<V>(w, counter);
     let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
     let [ra, rb, rc, rd] = rounds1_xmm!(R, [a, b, c, dd]);
@@ -289,16 +288,11 @@ pub(super) fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 
     // Little-endian bytes are the words on x86: the rows load straight from the inputs.
     let a =
         _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
-    // SAFETY: `key` has 32 readable bytes.
-    let b = unsafe { load16(key.as_ptr()) };
-    // SAFETY: as above.
-    let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
-    // SAFETY: `input` has 16 readable bytes.
-    let d = unsafe { load16(input.as_ptr()) };
+    let [b, c] = key.as_chunks::<16>().0 else { unreachable!("32 bytes are two halves") };
+    let (b, c, d) = (load_16(b), load_16(c), load_16(input));
     let r = rounds1_xmm!(R, [a, b, c, d]);
     let words = _mm256_set_m128i(r[3], r[0]);
     let mut out = [0u8; 32];
-    // SAFETY: `out` has 32 writable bytes.
-    unsafe { store32(out.as_mut_ptr(), words) };
+    store_32(&mut out, words);
     out
 }
