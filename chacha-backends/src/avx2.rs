@@ -183,10 +183,12 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
     }
 
     /// Blocks `base .. base + N` as one window, if all are whole: the one bounds check per
-    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop).
+    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop). As
+    /// `base <= whole - N`, one compare with a loop invariant: `base <= whole && whole - base
+    /// >= N` left two per set.
     #[inline(always)]
     fn blocks<const N: usize>(self, base: usize) -> Option<Blocks<'a, XOR, N>> {
-        (base <= self.whole && self.whole - base >= N).then(|| Blocks {
+        (self.whole >= N && base <= self.whole - N).then(|| Blocks {
             inp: self.inp.wrapping_add(64 * base),
             out: self.out.wrapping_add(64 * base),
             _buf: PhantomData,
