@@ -183,9 +183,9 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
     }
 
     /// Blocks `base .. base + N` as one window, if all are whole: the one bounds check per
-    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop). As
-    /// `base <= whole - N`, one compare with a loop invariant: `base <= whole && whole - base
-    /// >= N` left two per set.
+    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop).
+    /// Written `base <= whole - N`: one compare with a loop invariant per set, where
+    /// `base <= whole && whole - base >= N` left two.
     #[inline(always)]
     fn blocks<const N: usize>(self, base: usize) -> Option<Blocks<'a, XOR, N>> {
         (self.whole >= N && base <= self.whole - N).then(|| Blocks {
