@@ -10,10 +10,17 @@
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), the output cursor (`Dest`, `emit`) and the
-//! rotate masks. Whole blocks are XORed straight out of registers; a partial last block's
-//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
-//! keystream from the same kernels.
+//! the entry points, the width rules (`run`), the output cursor and the rotate masks. Whole
+//! blocks are XORed straight out of registers; a partial last block's keystream goes to
+//! `tail` and is XORed from there (`xor_partial`). `fill` stores raw keystream from the same
+//! kernels.
+//!
+//! The cursor: `Dest` holds the raw pointers and their invariant; the kernels, safe
+//! functions, write through it. `put_at(i, ..)` writes block `i` in any order (the 8-block
+//! transpose yields block `j` beside `j + 4`), a block past the request caught by
+//! `debug_assert!`; `blocks::<8>` hands out the 8 whole blocks of a set as one window
+//! (`Blocks`), checked once, the check being `run`'s loop condition. `Blocks` holds the only
+//! loads and stores of the output, each at a constant offset whose check folds away.
 //!
 //! Why:
 //! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two
@@ -43,6 +50,8 @@ use chacha_core::{
     inout::InOutBuf,
     poly1305::{Accumulator, MacBlock},
 };
+
+use core::marker::PhantomData;
 
 use crate::head::Heads;
 
@@ -128,15 +137,126 @@ impl Kernel for Avx2 {
     }
 }
 
-/// Where a request's keystream goes: XORed from `inp` into `out`, or raw to `out`. Blocks
-/// `0..whole` are whole; block `whole`, if requested, is the partial one, whose keystream
-/// goes to `tail` (null for raw keystream). [`emit`] checks this with `debug_assert!`.
+// ---- Memory: the output cursor and the pointer loads and stores.
+
+/// Where a request's keystream goes, block by block in any order (the 8-block kernels write
+/// block `j` beside block `j + 4`): XORed from `inp` into `out`, or raw to `out`.
+///
+/// Invariant (established by [`Dest::from_raw`]'s caller, relied on by [`Dest::blocks`] and
+/// [`Dest::tail`]): `out` is valid for writing `64 * whole` bytes and, if `XOR`, `inp`
+/// for reading them, the same or not overlapping; if `XOR`, `tail` is valid for writing 64
+/// bytes. Blocks `0..whole` are whole; block `whole`, if requested, is the partial one,
+/// whose keystream goes to `tail`. Four words and `Copy`, passed by value: the kernels
+/// stay as they were with the raw pointers (DECISIONS.md, § avx2: the output cursor).
 #[derive(Clone, Copy)]
-struct Dest {
+struct Dest<'a, const XOR: bool> {
     inp: *const u8,
     out: *mut u8,
     whole: usize,
     tail: *mut u8,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a, const XOR: bool> Dest<'a, XOR> {
+    /// The cursor over `whole` whole blocks at `inp`/`out` and a partial one's keystream
+    /// at `tail` (null when `!XOR`: raw keystream has no partial block).
+    /// # Safety
+    /// The pointers satisfy the type's invariant for the cursor's lifetime.
+    #[inline(always)]
+    unsafe fn from_raw(inp: *const u8, out: *mut u8, whole: usize, tail: *mut u8) -> Self {
+        Dest { inp, out, whole, tail, _buf: PhantomData }
+    }
+
+    /// Writes block `i` of the request, given as its two 32-byte halves: a whole block
+    /// (XORed with the input if `XOR`) or the partial block's keystream to `tail`. A block
+    /// past the request is a bug (`debug_assert!`); in a release build it goes to `tail`
+    /// (or nowhere, for raw keystream), never past the buffer.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn put_at(self, i: usize, lo: __m256i, hi: __m256i) {
+        debug_assert!(i < self.whole || (XOR && i == self.whole), "block {i} of {} whole", self.whole);
+        if let Some(block) = self.blocks::<1>(i) {
+            block.put_whole_at(0, lo, hi);
+        } else if let Some(tail) = self.tail() {
+            tail.put_whole_at(0, lo, hi);
+        }
+    }
+
+    /// Blocks `base .. base + N` as one window, if all are whole: the one bounds check per
+    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop).
+    /// Written `base <= whole - N`: one compare with a loop invariant per set, where
+    /// `base <= whole && whole - base >= N` left two; for one block `base < whole`, the
+    /// compare `put_at` makes anyway (the other form cost 5 instructions a block).
+    #[inline(always)]
+    fn blocks<const N: usize>(self, base: usize) -> Option<Blocks<'a, XOR, N>> {
+        let fits = if N == 1 { base < self.whole } else { self.whole >= N && base <= self.whole - N };
+        fits.then(|| Blocks {
+            inp: self.inp.wrapping_add(64 * base),
+            out: self.out.wrapping_add(64 * base),
+            _buf: PhantomData,
+        })
+    }
+
+    /// The partial block's keystream buffer, as a window that reads no input; `None` for
+    /// raw keystream, which has no partial block.
+    #[inline(always)]
+    fn tail(self) -> Option<Blocks<'a, false, 1>> {
+        XOR.then_some(Blocks { inp: core::ptr::null(), out: self.tail, _buf: PhantomData })
+    }
+}
+
+/// `N` whole blocks: `64 * N` bytes writable at `out` and, if `XOR`, readable at `inp` (the
+/// same or not overlapping). Created only by [`Dest::blocks`] and [`Dest::tail`], which
+/// check this against the [`Dest`] invariant.
+#[derive(Clone, Copy)]
+struct Blocks<'a, const XOR: bool, const N: usize> {
+    inp: *const u8,
+    out: *mut u8,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
+    /// Writes bytes `at .. at + 32` of the window (XORed with the input if `XOR`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn put32_at(self, at: usize, ks: __m256i) {
+        let v = if XOR { _mm256_xor_si256(ks, self.load32_at(at)) } else { ks };
+        self.store32_at(at, v);
+    }
+
+    /// Writes block `k` of the window from its two 32-byte halves: both loads, then both
+    /// stores, as the kernels were written before the cursor.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn put_whole_at(self, k: usize, lo: __m256i, hi: __m256i) {
+        let (lo, hi) = if XOR {
+            (_mm256_xor_si256(lo, self.load32_at(64 * k)), _mm256_xor_si256(hi, self.load32_at(64 * k + 32)))
+        } else {
+            (lo, hi)
+        };
+        self.store32_at(64 * k, lo);
+        self.store32_at(64 * k + 32, hi);
+    }
+
+    /// Input bytes `at .. at + 32`. `at` is a constant in the unrolled callers, so the
+    /// checks fold away.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load32_at(self, at: usize) -> __m256i {
+        assert!(XOR && at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
+        // SAFETY: `at + 32 <= 64 N` and `XOR`: inside the readable window (the `Blocks`
+        // invariant).
+        unsafe { load32(self.inp.wrapping_add(at)) }
+    }
+
+    /// Output bytes `at .. at + 32` = `v`; checked as [`Blocks::load32_at`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn store32_at(self, at: usize, v: __m256i) {
+        assert!(at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
+        // SAFETY: `at + 32 <= 64 N`: inside the writable window (the `Blocks` invariant).
+        unsafe { store32(self.out.wrapping_add(at), v) };
+    }
 }
 
 /// Reads 32 bytes at `p`.
@@ -149,14 +269,30 @@ unsafe fn load32(p: *const u8) -> __m256i {
     unsafe { _mm256_loadu_si256(p.cast()) }
 }
 
-/// Reads 16 bytes at `p`.
-/// # Safety
-/// `p` is valid for reading 16 bytes.
+/// Row `r` of the state words `w` as one `__m128i` (little-endian bytes are the words on
+/// x86).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn load16(p: *const u8) -> __m128i {
-    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
-    unsafe { _mm_loadu_si128(p.cast()) }
+fn load_row(w: &[u32; 16], r: usize) -> __m128i {
+    let row: &[u32; 4] = &w.as_chunks::<4>().0[r];
+    // SAFETY: `row` is a reference to 16 readable bytes; `loadu` needs no alignment.
+    unsafe { _mm_loadu_si128(row.as_ptr().cast()) }
+}
+
+/// The 16 bytes of `b`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_16(b: &[u8; 16]) -> __m128i {
+    // SAFETY: `b` is a reference to 16 readable bytes; `loadu` needs no alignment.
+    unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+}
+
+/// `out = v`, 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store_32(out: &mut [u8; 32], v: __m256i) {
+    // SAFETY: `out` is a `&mut` to 32 writable bytes; `storeu` needs no alignment.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
 }
 
 /// Writes 32 bytes at `p`.
@@ -167,38 +303,6 @@ unsafe fn load16(p: *const u8) -> __m128i {
 unsafe fn store32(p: *mut u8, v: __m256i) {
     // SAFETY: the caller's guarantee; `storeu` has no alignment requirement.
     unsafe { _mm256_storeu_si256(p.cast(), v) }
-}
-
-/// Emits block `i` of the request, given as its two 32-byte halves.
-/// # Safety
-/// `i <= d.whole`; `d.inp` (if `XOR`) and `d.out` are valid for `d.whole` blocks, and
-/// `d.tail` for 64 bytes if `i == d.whole`.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn emit<const XOR: bool>(d: Dest, i: usize, lo: __m256i, hi: __m256i) {
-    debug_assert!(i < d.whole || (i == d.whole && !d.tail.is_null()), "block {i} of {} whole", d.whole);
-    if i < d.whole {
-        let out = d.out.wrapping_add(64 * i);
-        let (lo, hi) = if XOR {
-            let inp = d.inp.wrapping_add(64 * i);
-            // SAFETY: block `i` is whole: 64 readable bytes at `inp`.
-            let a = unsafe { load32(inp) };
-            // SAFETY: as above.
-            let b = unsafe { load32(inp.wrapping_add(32)) };
-            (_mm256_xor_si256(lo, a), _mm256_xor_si256(hi, b))
-        } else {
-            (lo, hi)
-        };
-        // SAFETY: block `i` is whole: 64 writable bytes at `out`.
-        unsafe { store32(out, lo) };
-        // SAFETY: as above.
-        unsafe { store32(out.wrapping_add(32), hi) };
-    } else {
-        // SAFETY: the partial block's keystream: `tail` has 64 writable bytes.
-        unsafe { store32(d.tail, lo) };
-        // SAFETY: as above.
-        unsafe { store32(d.tail.wrapping_add(32), hi) };
-    }
 }
 
 /// `out = inp ^ ks` for `n < 64` bytes, in 32-, 16-, 8-, 4-, 2- and 1-byte pieces.
@@ -252,9 +356,9 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
     len: usize,
     tail: *mut u8,
 ) {
-    let d = Dest { inp, out, whole: len / 64, tail };
-    // SAFETY: the caller's guarantee.
-    unsafe { run::<R, V, true>(state, len.div_ceil(64), d) };
+    // SAFETY: the caller's guarantee: `len / 64` whole blocks and 64 bytes at `tail`.
+    let d = unsafe { Dest::<true>::from_raw(inp, out, len / 64, tail) };
+    run::<R, V, true>(state, len.div_ceil(64), d);
     let rem = len % 64;
     if rem != 0 {
         let at = 64 * d.whole;
@@ -278,9 +382,10 @@ unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     len: usize,
     tail: *mut u8,
 ) {
-    let d = Dest { inp, out, whole: len / 64, tail };
-    // SAFETY: the caller's guarantee: block 0 is the whole block or the partial one.
-    unsafe { rows1::<R, V, true>(state.words(), counter, d, 0) };
+    // SAFETY: the caller's guarantee: `len / 64` whole blocks and 64 bytes at `tail`.
+    let d = unsafe { Dest::<true>::from_raw(inp, out, len / 64, tail) };
+    // Block 0 is the whole block or the partial one.
+    rows1::<R, V, true>(state.words(), counter, d, 0);
     let rem = len % 64;
     if rem != 0 {
         // SAFETY: the `rem` bytes of the buffers, and the 64 bytes of `tail`.
@@ -293,17 +398,15 @@ unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
 /// `out` is valid for writing `64 * blocks` bytes.
 #[target_feature(enable = "avx2")]
 unsafe fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: *mut u8, blocks: usize) {
-    let d = Dest { inp: core::ptr::null(), out, whole: blocks, tail: core::ptr::null_mut() };
-    // SAFETY: the caller's guarantee; no block past `blocks` is emitted, so `tail` is
-    // never used.
-    unsafe { run::<R, V, false>(state, blocks, d) }
+    // SAFETY: the caller's guarantee: `blocks` whole blocks; raw keystream reads no input
+    // and writes no tail.
+    let d = unsafe { Dest::<false>::from_raw(core::ptr::null(), out, blocks, core::ptr::null_mut()) };
+    run::<R, V, false>(state, blocks, d)
 }
 
-/// The width rules (the module header's table) for `blocks` blocks.
-/// # Safety
-/// As [`emit`], for blocks `0..blocks`.
+/// The width rules (the module header's table) for `blocks` blocks, `d.whole` of them whole.
 #[target_feature(enable = "avx2")]
-unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest) {
+fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest<'_, XOR>) {
     let w = state.words();
     let mut counter = state.counter();
     let masks = Masks::new();
@@ -312,9 +415,8 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
     if d.whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.at_counter, counter, masks);
-        while d.whole - done >= 8 {
-            // SAFETY: blocks done..done+8 are whole blocks of the request.
-            chain = unsafe { sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, d, done, masks) };
+        while let Some(set) = d.blocks::<8>(done) {
+            chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
             done += 8;
             counter = counter.wrapping_add(8);
             if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
@@ -322,37 +424,28 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: 
                 heads = Heads::at(state, counter);
             }
         }
-    } else if d.whole >= 8 {
-        // SAFETY: blocks 0..8 are whole blocks of the request.
-        unsafe { sliced8_whole::<R, V, XOR>(w, counter, d, done, masks) };
+    } else if let Some(set) = d.blocks::<8>(0) {
+        sliced8_whole::<R, V, XOR>(w, counter, set, masks);
         done += 8;
         counter = counter.wrapping_add(8);
     }
     // A set of 8 whose last block is the partial one.
     if blocks - done >= 8 {
-        // SAFETY: blocks done..done+8 are in the request.
-        unsafe { sliced8::<R, V, XOR>(w, counter, d, done, 8, masks) };
+        sliced8::<R, V, XOR>(w, counter, d, done, 8, masks);
         done += 8;
         counter = counter.wrapping_add(8);
     }
     // The rest, fewer than 8 blocks: never more than one block computed and not used.
     match blocks - done {
         0 => {}
-        // SAFETY: in every arm, the kernels emit exactly the blocks `done..blocks`, all
-        // in the request.
-        1 => unsafe { rows1::<R, V, XOR>(w, counter, d, done) },
-        // SAFETY: as above.
-        2 => unsafe { rows2::<R, V, XOR>(w, counter, d, done, masks) },
-        // SAFETY: as above.
-        3 => unsafe { rows4::<R, V, XOR>(w, counter, d, done, 3, masks) },
-        // SAFETY: as above.
-        4 => unsafe { rows4::<R, V, XOR>(w, counter, d, done, 4, masks) },
-        // SAFETY: as above.
-        5 => unsafe { rows6::<R, V, XOR>(w, counter, d, done, 5, masks) },
-        // SAFETY: as above.
-        6 => unsafe { rows6::<R, V, XOR>(w, counter, d, done, 6, masks) },
-        // SAFETY: as above.
-        _ => unsafe { sliced8::<R, V, XOR>(w, counter, d, done, 7, masks) },
+        // In every arm the kernels write exactly the blocks `done..blocks`.
+        1 => rows1::<R, V, XOR>(w, counter, d, done),
+        2 => rows2::<R, V, XOR>(w, counter, d, done, masks),
+        3 => rows4::<R, V, XOR>(w, counter, d, done, 3, masks),
+        4 => rows4::<R, V, XOR>(w, counter, d, done, 4, masks),
+        5 => rows6::<R, V, XOR>(w, counter, d, done, 5, masks),
+        6 => rows6::<R, V, XOR>(w, counter, d, done, 6, masks),
+        _ => sliced8::<R, V, XOR>(w, counter, d, done, 7, masks),
     }
 }
 

@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{CONSTANTS, Rounds, Variant};
 
-use super::{Dest, Masks, emit, load16, store32};
+use super::{Dest, Masks, load_16, load_row, store_32};
 
 /// A quarter round on whole rows (four columns at once, in each 128-bit lane).
 macro_rules! qr_rows256 {
@@ -89,34 +89,28 @@ fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
     if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, n) } else { _mm256_add_epi32(d, n) }
 }
 
-/// Emits the two blocks of a row-layout state (after the feed-forward), the high lane's
+/// Writes the two blocks of a row-layout state (after the feed-forward), the high lane's
 /// block only if `both`.
-/// # Safety
-/// As [`emit`], for block `base` (and `base + 1` if `both`).
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn emit_rows<const XOR: bool>(d: Dest, base: usize, r: [__m256i; 4], both: bool) {
+fn put_rows<const XOR: bool>(d: Dest<'_, XOR>, base: usize, r: [__m256i; 4], both: bool) {
     let lo = _mm256_permute2x128_si256(r[0], r[1], 0x20);
     let hi = _mm256_permute2x128_si256(r[2], r[3], 0x20);
-    // SAFETY: the caller's guarantee.
-    unsafe { emit::<XOR>(d, base, lo, hi) };
+    d.put_at(base, lo, hi);
     if both {
         let lo = _mm256_permute2x128_si256(r[0], r[1], 0x31);
         let hi = _mm256_permute2x128_si256(r[2], r[3], 0x31);
-        // SAFETY: the caller's guarantee.
-        unsafe { emit::<XOR>(d, base + 1, lo, hi) };
+        d.put_at(base + 1, lo, hi);
     }
 }
 
 /// Blocks `base`, `base + 1`: one chain of rows.
-/// # Safety
-/// As [`emit`], for both blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn rows2<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn rows2<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
+    d: Dest<'_, XOR>,
     base: usize,
     m: Masks,
 ) {
@@ -134,19 +128,16 @@ pub(super) unsafe fn rows2<R: Rounds, V: Variant, const XOR: bool>(
         _mm256_add_epi32(c, input[2]),
         _mm256_add_epi32(dd, input[3]),
     ];
-    // SAFETY: the caller's guarantee.
-    unsafe { emit_rows::<XOR>(d, base, out, true) };
+    put_rows::<XOR>(d, base, out, true);
 }
 
 /// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
-/// # Safety
-/// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn rows4<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn rows4<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
+    d: Dest<'_, XOR>,
     base: usize,
     n: usize,
     m: Masks,
@@ -177,21 +168,17 @@ pub(super) unsafe fn rows4<R: Rounds, V: Variant, const XOR: bool>(
         _mm256_add_epi32(c1, i1[2]),
         _mm256_add_epi32(d1, i1[3]),
     ];
-    // SAFETY: the caller's guarantee (n is 3 or 4).
-    unsafe { emit_rows::<XOR>(d, base, o0, true) };
-    // SAFETY: as above.
-    unsafe { emit_rows::<XOR>(d, base + 2, o1, n == 4) };
+    put_rows::<XOR>(d, base, o0, true);
+    put_rows::<XOR>(d, base + 2, o1, n == 4);
 }
 
 /// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
-/// # Safety
-/// As [`emit`], for those blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn rows6<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn rows6<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
+    d: Dest<'_, XOR>,
     base: usize,
     n: usize,
     m: Masks,
@@ -219,12 +206,9 @@ pub(super) unsafe fn rows6<R: Rounds, V: Variant, const XOR: bool>(
     let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
         core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
     };
-    // SAFETY: the caller's guarantee (n is 5 or 6).
-    unsafe { emit_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true) };
-    // SAFETY: as above.
-    unsafe { emit_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true) };
-    // SAFETY: as above.
-    unsafe { emit_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6) };
+    put_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true);
+    put_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true);
+    put_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6);
 }
 
 // ---- 1 block.
@@ -277,21 +261,18 @@ macro_rules! rounds1_xmm {
 }
 
 /// Block `base`.
-/// # Safety
-/// As [`emit`], for that block.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn rows1<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
+    d: Dest<'_, XOR>,
     base: usize,
 ) {
     // Row d from the counter register and the nonce words: a wider load spanning the
     // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
     // DECISIONS.md, § Shared by the x86 backends).
-    // SAFETY: `w` has 64 readable bytes.
-    let [a, b, c] = core::array::from_fn(|i| unsafe { load16(w.as_ptr().wrapping_add(4 * i).cast()) });
+    let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
     let [d0, d1, d2, d3] = row_d::<V>(w, counter);
     let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
     let [ra, rb, rc, rd] = rounds1_xmm!(R, [a, b, c, dd]);
@@ -299,8 +280,7 @@ pub(super) unsafe fn rows1<R: Rounds, V: Variant, const XOR: bool>(
         _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
         _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
     );
-    // SAFETY: the caller's guarantee.
-    unsafe { emit::<XOR>(d, base, lo, hi) };
+    d.put_at(base, lo, hi);
 }
 
 #[target_feature(enable = "avx2")]
@@ -308,16 +288,11 @@ pub(super) fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 
     // Little-endian bytes are the words on x86: the rows load straight from the inputs.
     let a =
         _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
-    // SAFETY: `key` has 32 readable bytes.
-    let b = unsafe { load16(key.as_ptr()) };
-    // SAFETY: as above.
-    let c = unsafe { load16(key.as_ptr().wrapping_add(16)) };
-    // SAFETY: `input` has 16 readable bytes.
-    let d = unsafe { load16(input.as_ptr()) };
+    let [b, c] = key.as_chunks::<16>().0 else { unreachable!("32 bytes are two halves") };
+    let (b, c, d) = (load_16(b), load_16(c), load_16(input));
     let r = rounds1_xmm!(R, [a, b, c, d]);
     let words = _mm256_set_m128i(r[3], r[0]);
     let mut out = [0u8; 32];
-    // SAFETY: `out` has 32 writable bytes.
-    unsafe { store32(out.as_mut_ptr(), words) };
+    store_32(&mut out, words);
     out
 }

@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{Rounds, Variant};
 
-use super::{Dest, Masks, emit, load32, store32};
+use super::{Blocks, Dest, Masks};
 use crate::head::Heads;
 
 /// Two quarter rounds of the word-sliced state, step by step side by side.
@@ -180,15 +180,13 @@ fn wrapped8(counter: u64) -> __m256i {
     _mm256_cmpgt_epi32(lo, _mm256_xor_si256(counters8(counter), flip))
 }
 
-/// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` emitted.
-/// # Safety
-/// As [`emit`], for blocks `base .. base + n`.
+/// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` written.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
+    d: Dest<'_, XOR>,
     base: usize,
     n: usize,
     m: Masks,
@@ -199,8 +197,7 @@ pub(super) unsafe fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
     for i in 0..16 {
         x[i] = _mm256_add_epi32(x[i], input[i]);
     }
-    // SAFETY: the caller's guarantee.
-    unsafe { emit8::<XOR>(d, base, &x, n) };
+    put8::<XOR>(d, base, &x, n);
 }
 
 /// One step of word-sliced quarter rounds side by side: `p += q; r ^= p; r <<<= n` for
@@ -211,15 +208,12 @@ macro_rules! step8 {
     };
 }
 
-/// Feed-forward, transpose, XOR and store of blocks `base .. base + 8`, all whole, half a
+/// Feed-forward, transpose, XOR and store of the 8 whole blocks of a [`Blocks`] window, half a
 /// block at a time (words 0–7 are bytes 0..32, so only half the state is in flight). A
 /// macro: out of line, it stored and reloaded all 16 words (DECISIONS.md, § avx2: writing 8
-/// blocks). Unsafe operations: the caller vouches for blocks `base .. base + 8` of `d`.
+/// blocks).
 macro_rules! put8_whole {
-    ($x:ident, $input:ident, $d:ident, $base:ident, $xor:ident) => {{
-        debug_assert!($base + 8 <= $d.whole, "blocks {}.. of {} whole", $base, $d.whole);
-        let out = $d.out.wrapping_add(64 * $base);
-        let inp = $d.inp.wrapping_add(64 * $base);
+    ($x:ident, $input:ident, $set:ident) => {{
         for half in 0..2 {
             // The feed-forward and the 4×4 transposes of words 8·half .. 8·half + 8.
             let i = 8 * half;
@@ -231,41 +225,27 @@ macro_rules! put8_whole {
                 // Bytes 32·half .. 32·half + 32 of block j (lane 0s) and of block j + 4 (lane 1s).
                 let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
                 let hi = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
-                let (o_lo, o_hi) = (64 * j + 32 * half, 64 * (j + 4) + 32 * half);
-                let (lo, hi) = if $xor {
-                    (
-                        _mm256_xor_si256(lo, load32(inp.wrapping_add(o_lo))),
-                        _mm256_xor_si256(hi, load32(inp.wrapping_add(o_hi))),
-                    )
-                } else {
-                    (lo, hi)
-                };
-                store32(out.wrapping_add(o_lo), lo);
-                store32(out.wrapping_add(o_hi), hi);
+                $set.put32_at(64 * j + 32 * half, lo);
+                $set.put32_at(64 * (j + 4) + 32 * half, hi);
             }
         }
     }};
 }
 
-/// Blocks `base .. base + 8`, all whole (a request with one such set; with more,
+/// 8 whole blocks, the window `set` (a request with one such set; with more,
 /// [`sliced8_from_head`]).
-/// # Safety
-/// Blocks `base .. base + 8` are whole (`base + 8 <= d.whole`); `d.inp` (if `XOR`) and
-/// `d.out` are valid for them.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    d: Dest,
-    base: usize,
+    set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) {
     let input = words8::<V>(w, counter);
     let mut x = input;
     rounds8(&mut x, m, R::DOUBLE_ROUNDS);
-    // SAFETY: the caller's guarantee.
-    unsafe { put8_whole!(x, input, d, base, XOR) };
+    put8_whole!(x, input, set);
 }
 
 /// As [`sliced8_whole`], the first double round started from `heads` (53 of its 128 vector
@@ -274,17 +254,14 @@ pub(super) unsafe fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
 /// computed here so that its 11 dependent steps overlap this set's transpose (at the start
 /// of its own set they left the ports idle: DECISIONS.md, § avx512: the head); an empty
 /// `asm!` keeps LLVM from sinking it past the stores.
-/// # Safety
-/// As [`sliced8_whole`].
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     heads: &Heads,
     chain: [__m256i; 4],
-    d: Dest,
-    base: usize,
+    set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) -> [__m256i; 4] {
     let input = words8::<V>(w, counter);
@@ -306,8 +283,7 @@ pub(super) unsafe fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     // Pinned here: see the docs above.
     schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
     rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
-    // SAFETY: the caller's guarantee.
-    unsafe { put8_whole!(x, input, d, base, XOR) };
+    put8_whole!(x, input, set);
     next
 }
 
@@ -367,13 +343,11 @@ fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
     ]
 }
 
-/// Emits blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
+/// Writes blocks `base .. base + n` (`n <= 8`) of a word-sliced state after the
 /// feed-forward.
-/// # Safety
-/// As [`emit`], for blocks `base .. base + n`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn emit8<const XOR: bool>(d: Dest, base: usize, x: &[__m256i; 16], n: usize) {
+fn put8<const XOR: bool>(d: Dest<'_, XOR>, base: usize, x: &[__m256i; 16], n: usize) {
     // Transpose: four 4×4 transposes of 32-bit words inside each 128-bit lane
     // (`transpose4`), then the lanes are paired up across the word groups:
     //   permute2x128(words 0-3, words 4-7, 0x20) = block j bytes 0..32, 0x31: block j+4
@@ -386,16 +360,14 @@ unsafe fn emit8<const XOR: bool>(d: Dest, base: usize, x: &[__m256i; 16], n: usi
         if j < n {
             let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x20);
             let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x20);
-            // SAFETY: block base + j is in the request (j < n).
-            unsafe { emit::<XOR>(d, base + j, lo, hi) };
+            d.put_at(base + j, lo, hi);
         }
     }
     for j in 0..4 {
         if j + 4 < n {
             let lo = _mm256_permute2x128_si256(t[j], t[4 + j], 0x31);
             let hi = _mm256_permute2x128_si256(t[8 + j], t[12 + j], 0x31);
-            // SAFETY: block base + j + 4 is in the request (j + 4 < n).
-            unsafe { emit::<XOR>(d, base + j + 4, lo, hi) };
+            d.put_at(base + j + 4, lo, hi);
         }
     }
 }
