@@ -22,24 +22,26 @@ use std::arch::x86_64::_rdtsc;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-/// One kernel call of one tree: TSC ticks.
+/// One kernel call of one tree, on a state of the layout `$v` (`Ietf`, or `Legacy`: the
+/// RNGs' and XChaCha's, which the backends' entry points run on the `Ietf` kernels): TSC
+/// ticks.
 macro_rules! timer {
-    ($name:ident, $krate:ident) => {
+    ($name:ident, $krate:ident, $v:ident, $nonce:expr) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
-            use $krate::chacha_core::{Ietf, Kernel, R8, R12, R20, State, inout::InOutBuf};
+            use $krate::chacha_core::{$v, Kernel, R8, R12, R20, State, inout::InOutBuf};
             let b = $krate::Backend::by_name(backend)?;
-            let state = State::<Ietf>::new(&[7; 32], &[1; 12]);
+            let state = State::<$v>::new(&[7; 32], &$nonce);
             let mut tail = [0u8; 64];
             // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
             let t0 = unsafe { _rdtsc() };
-            match op {
-                Op::Xor(8) => b.xor::<R8, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
-                Op::Xor(12) => b.xor::<R12, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
-                Op::Xor(_) => b.xor::<R20, Ietf>(&state, InOutBuf::from(&mut *buf), &mut tail),
-                Op::Fill(8) => b.fill::<R8, Ietf>(&state, blocks),
-                Op::Fill(12) => b.fill::<R12, Ietf>(&state, blocks),
-                Op::Fill(_) => b.fill::<R20, Ietf>(&state, blocks),
-                Op::Fresh(_) => unreachable!("fresh messages are timed by fresh_timer"),
+            match (op.kind, op.rounds) {
+                (Kind::Xor, 8) => b.xor::<R8, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                (Kind::Xor, 12) => b.xor::<R12, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                (Kind::Xor, _) => b.xor::<R20, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
+                (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
+                (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
+                (Kind::Fresh, _) => unreachable!("fresh messages are timed by fresh_timer"),
             }
             // SAFETY: as above.
             let t1 = unsafe { _rdtsc() };
@@ -82,52 +84,69 @@ macro_rules! fresh_timer {
     };
 }
 
-timer!(time_kernel_base, base_backends);
-timer!(time_kernel_work, work_backends);
+timer!(time_ietf_base, base_backends, Ietf, [1; 12]);
+timer!(time_ietf_work, work_backends, Ietf, [1; 12]);
+timer!(time_legacy_base, base_backends, Legacy, [1; 8]);
+timer!(time_legacy_work, work_backends, Legacy, [1; 8]);
 fresh_timer!(time_fresh_base, base);
 fresh_timer!(time_fresh_work, work);
 
 fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
-        Op::Fresh(r) => time_fresh_base(backend, r, buf),
-        _ => time_kernel_base(backend, op, buf, blocks),
+        Op { kind: Kind::Fresh, rounds, .. } => time_fresh_base(backend, rounds, buf),
+        Op { legacy: false, .. } => time_ietf_base(backend, op, buf, blocks),
+        Op { legacy: true, .. } => time_legacy_base(backend, op, buf, blocks),
     }
 }
 
 fn time_work(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
-        Op::Fresh(r) => time_fresh_work(backend, r, buf),
-        _ => time_kernel_work(backend, op, buf, blocks),
+        Op { kind: Kind::Fresh, rounds, .. } => time_fresh_work(backend, rounds, buf),
+        Op { legacy: false, .. } => time_ietf_work(backend, op, buf, blocks),
+        Op { legacy: true, .. } => time_legacy_work(backend, op, buf, blocks),
     }
 }
 
+/// What one sample times.
 #[derive(Clone, Copy)]
-enum Op {
-    /// `xor` of the whole buffer, with this many rounds.
-    Xor(u32),
+struct Op {
+    kind: Kind,
+    /// 8, 12 or 20.
+    rounds: u32,
+    /// A `Legacy` state (64-bit counter) for `xor`/`fill`.
+    legacy: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// `xor` of the whole buffer.
+    Xor,
     /// `fill` of the buffer's whole blocks.
-    Fill(u32),
+    Fill,
     /// A batch of fresh `chacha20` ciphers, each applied to the whole buffer.
-    Fresh(u32),
+    Fresh,
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
-        eprintln!("usage: ab BACKEND xor|fill|fresh SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
+        eprintln!("usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
         return ExitCode::from(2);
     };
     let rounds: u32 = rounds.parse().expect("ROUNDS: 8, 12 or 20");
     let samples: usize = samples.parse().expect("SAMPLES: a number");
-    let op = match op.as_str() {
-        "xor" => Op::Xor(rounds),
-        "fill" => Op::Fill(rounds),
-        "fresh" => Op::Fresh(rounds),
+    let (kind, legacy) = match op.as_str() {
+        "xor" => (Kind::Xor, false),
+        "fill" => (Kind::Fill, false),
+        "xor-legacy" => (Kind::Xor, true),
+        "fill-legacy" => (Kind::Fill, true),
+        "fresh" => (Kind::Fresh, false),
         _ => {
-            eprintln!("ab: the operation is xor, fill or fresh, not {op}");
+            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy or fresh, not {op}");
             return ExitCode::from(2);
         }
     };
+    let op = Op { kind, rounds, legacy };
     for size in sizes.split(',') {
         let len: usize = size.parse().expect("SIZES: byte counts, e.g. 64,1024,16384");
         let mut buf = vec![0u8; len];
@@ -157,10 +176,12 @@ fn main() -> ExitCode {
         println!(
             "{backend} {} R{rounds} {len:>8} B: base min {:7.3} med {:7.3} | work min {:7.3} med {:7.3} ticks/B | \
              base/work p10 {:.3} med {:.3} p90 {:.3}",
-            match op {
-                Op::Xor(_) => "xor  ",
-                Op::Fill(_) => "fill ",
-                Op::Fresh(_) => "fresh",
+            match (op.kind, op.legacy) {
+                (Kind::Xor, false) => "xor  ",
+                (Kind::Fill, false) => "fill ",
+                (Kind::Xor, true) => "xor-legacy ",
+                (Kind::Fill, true) => "fill-legacy",
+                (Kind::Fresh, _) => "fresh",
             },
             per_byte(q(&mut base, 0)),
             per_byte(q(&mut base, 50)),

@@ -6,7 +6,9 @@
 #
 #   REV      a git revision: the "base" tree (e.g. HEAD, HEAD~1, dfe5cf9)
 #   BACKEND  as Backend::name() spells it             [default: the fastest this CPU runs]
-#   OPS      comma-separated: xor, fill (a Kernel call), fresh (batches of 100 fresh
+#   OPS      comma-separated: xor, fill (a Kernel call on an Ietf state), xor-legacy,
+#            fill-legacy (the same on a Legacy state: the RNGs', XChaCha's and
+#            ChaCha20Legacy's calls), fresh (batches of 100 fresh
 #            chacha20 ciphers, with_backend + apply_keystream: the report's
 #            fresh-instance rows)                     [default: xor]
 #   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
@@ -29,7 +31,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 rev=$1

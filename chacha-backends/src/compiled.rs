@@ -88,29 +88,48 @@ macro_rules! rounds {
                 buf: InOutBuf<'_, '_, u8>,
                 tail: &mut Block,
             ) {
-                let kernel = Generic(backend);
-                match pieces(state, buf.len().div_ceil(BLOCK_LEN)) {
-                    (piece, None) => kernel.xor::<$r, Ietf>(&piece, buf, tail),
-                    (piece, Some((blocks, next))) => {
-                        let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
-                        kernel.xor::<$r, Ietf>(&piece, first.reborrow(), tail);
-                        kernel.xor::<$r, Ietf>(&next, rest, tail);
-                    }
+                if buf.len().div_ceil(BLOCK_LEN) as u64 <= state.blocks_before_carry() {
+                    Generic(backend).xor::<$r, Ietf>(&state.ietf_piece_here(), buf, tail)
+                } else {
+                    legacy_xor_across_carry(backend, state, buf, tail)
                 }
+            }
+
+            /// [`legacy_xor`] of a request that crosses a carry: two pieces.
+            #[cold]
+            #[inline(never)]
+            fn legacy_xor_across_carry(
+                backend: Backend,
+                state: &State<Legacy>,
+                buf: InOutBuf<'_, '_, u8>,
+                tail: &mut Block,
+            ) {
+                let kernel = Generic(backend);
+                let (piece, blocks, next) = across_carry(state);
+                let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
+                kernel.xor::<$r, Ietf>(&piece, first.reborrow(), tail);
+                kernel.xor::<$r, Ietf>(&next, rest, tail);
             }
 
             /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
             #[inline(never)]
             pub(crate) fn legacy_fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
-                let kernel = Generic(backend);
-                match pieces(state, out.len()) {
-                    (piece, None) => kernel.fill::<$r, Ietf>(&piece, out),
-                    (piece, Some((blocks, next))) => {
-                        let (first, rest) = out.split_at_mut(blocks);
-                        kernel.fill::<$r, Ietf>(&piece, first);
-                        kernel.fill::<$r, Ietf>(&next, rest);
-                    }
+                if out.len() as u64 <= state.blocks_before_carry() {
+                    Generic(backend).fill::<$r, Ietf>(&state.ietf_piece_here(), out)
+                } else {
+                    legacy_fill_across_carry(backend, state, out)
                 }
+            }
+
+            /// [`legacy_fill`] of a request that crosses a carry: two pieces.
+            #[cold]
+            #[inline(never)]
+            fn legacy_fill_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                let kernel = Generic(backend);
+                let (piece, blocks, next) = across_carry(state);
+                let (first, rest) = out.split_at_mut(blocks);
+                kernel.fill::<$r, Ietf>(&piece, first);
+                kernel.fill::<$r, Ietf>(&next, rest);
             }
         }
 
@@ -135,21 +154,15 @@ rounds!(
     r20_ietf, r20_legacy: R20
 );
 
-/// The [`Ietf`] pieces of a [`Legacy`] request of `blocks` blocks at `state`'s counter:
-/// the piece from the counter, and if the request crosses a carry, the blocks before it
-/// and the piece from the carry on. (The request fits in the stream, so the carry is not
-/// the end of it.)
+/// The two [`Ietf`] pieces of a [`Legacy`] request that crosses a carry (the caller checked
+/// it does): the piece from the state's counter, the blocks before the carry (fewer than the
+/// request's, so a `usize`), and the piece from the carry on. (The request fits in the
+/// stream, so the carry is not the end of it.)
 #[inline(always)]
-fn pieces(state: &State<Legacy>, blocks: usize) -> (State<Ietf>, Option<(usize, State<Ietf>)>) {
-    let counter = state.counter();
-    let piece = state.ietf_piece(counter);
-    let before_carry = piece.blocks_left();
-    if blocks as u128 <= before_carry {
-        return (piece, None);
-    }
-    // Fewer than `blocks`: a `usize`.
-    let before_carry = before_carry as usize;
-    (piece, Some((before_carry, state.ietf_piece(counter.wrapping_add(before_carry as u64)))))
+fn across_carry(state: &State<Legacy>) -> (State<Ietf>, usize, State<Ietf>) {
+    let before_carry = state.blocks_before_carry();
+    let next = state.ietf_piece(state.counter().wrapping_add(before_carry));
+    (state.ietf_piece_here(), before_carry as usize, next)
 }
 
 /// [`Kernel::hchacha`] of every backend with 8 rounds.

@@ -193,6 +193,43 @@ impl State<Legacy> {
     pub fn ietf_piece(&self, counter: u64) -> State<Ietf> {
         State { words: self.words_at(counter), ended: false, _variant: PhantomData }
     }
+
+    /// [`ietf_piece`](Self::ietf_piece) at the state's own counter: the stream from its
+    /// next block up to the next carry. The words are copied as they are, in one piece: a
+    /// kernel's 16-byte load of row 3 then forwards from the copy's store (written word by
+    /// word, as `ietf_piece` writes the counter, the load waits for the stores to retire,
+    /// on every short `Legacy` request).
+    ///
+    /// ```
+    /// use chacha_core::{Legacy, State};
+    /// let mut state = State::<Legacy>::new(&[1; 32], &[2; 8]);
+    /// state.seek((3 << 32) | 9).unwrap();
+    /// let piece = state.ietf_piece_here();
+    /// assert_eq!(piece.words(), state.ietf_piece(state.counter()).words());
+    /// assert_eq!(piece.blocks_left(), (1 << 32) - 9);
+    /// ```
+    #[inline(always)]
+    pub fn ietf_piece_here(&self) -> State<Ietf> {
+        State { words: self.words, ended: false, _variant: PhantomData }
+    }
+
+    /// Blocks from the state's counter up to the next carry from word 12 into word 13
+    /// (`1..=2^32`): the [`blocks_left`](State::blocks_left) of
+    /// [`ietf_piece_here`](Self::ietf_piece_here), read from this state (reading them
+    /// from the piece made LLVM write the piece's counter word on its own, and the
+    /// kernel's row load then waited for it).
+    ///
+    /// ```
+    /// use chacha_core::{Legacy, State};
+    /// let mut state = State::<Legacy>::new(&[1; 32], &[2; 8]);
+    /// assert_eq!(state.blocks_before_carry(), 1 << 32);
+    /// state.seek((3 << 32) | 0xffff_fffe).unwrap();
+    /// assert_eq!(state.blocks_before_carry(), 2);
+    /// ```
+    #[inline(always)]
+    pub fn blocks_before_carry(&self) -> u64 {
+        (1 << 32) - u64::from(self.words[12])
+    }
 }
 
 /// Writes `counter` into the counter word(s) of `words` (truncated to 32 bits for a
@@ -314,6 +351,11 @@ mod tests {
                     block::<R8, Legacy>(&state, counter + i)
                 );
             }
+            // The same piece from a state positioned there.
+            let mut at = state.clone();
+            at.seek(u128::from(counter)).unwrap();
+            assert_eq!(at.ietf_piece_here().words(), piece.words());
+            assert_eq!(u128::from(at.blocks_before_carry()), piece.blocks_left());
         }
     }
 
