@@ -11,13 +11,18 @@
 //! here only adds one direct call before them (`ab.sh` measured no difference, figures in
 //! DECISIONS.md, § Kernels compiled once).
 //!
-//! Each pair is a module of its own (`r20_ietf`, …) with the [`Kernel`] methods generic
-//! over rounds and layout; each function is a `match` over the compiled-in backends (the
-//! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] pairs run the [`Ietf`]
-//! kernels (`legacy_pair!` says how), so only those are compiled. The AEAD's one-pass
+//! Each round count is a module of its own (`r20_ietf`, …, made by `rounds!`) with the
+//! [`Kernel`] methods; each function is a `match` over the compiled-in backends (the
+//! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] entry points run the
+//! [`Ietf`] kernels (`rounds!` says how), so only those are compiled. The AEAD's one-pass
 //! steps exist for the `Ietf` layout only (the only one the AEADs use); HChaCha per round
 //! count. Only the pairs a program uses are linked into it: the dispatch in [`Backend`]
 //! names one entry point per call, chosen by constants.
+//!
+//! [`Kernel`]: chacha_core::Kernel
+//! [`Generic`]: crate::backend::Generic
+//! [`Legacy`]: chacha_core::Legacy
+//! [`Ietf`]: chacha_core::Ietf
 
 use chacha_core::{
     BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,

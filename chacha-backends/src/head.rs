@@ -25,6 +25,8 @@
 //! kernel starts its lanes from the head's words and runs what is left of the first
 //! double round, which [`finish_first_double_round`] spells out for one block.
 //! OpenSSL's assembly does all 96.
+//!
+//! [`finish_first_double_round`]: crate::head::finish_first_double_round
 
 use chacha_core::{State, Variant, reference::quarter_round};
 

@@ -98,8 +98,8 @@ impl<V: Variant> State<V> {
         self.words[4..12].try_into().expect("words 4 to 11")
     }
 
-    /// The nonce [`new`](Self::new) was given: words 13–15 ([`Ietf`](crate::Ietf)) or 14–15
-    /// ([`Legacy`](crate::Legacy)), never the counter.
+    /// The nonce [`new`](Self::new) was given: words 13–15 ([`Ietf`]) or 14–15
+    /// ([`Legacy`]), never the counter.
     #[inline]
     pub fn nonce(&self) -> V::Nonce {
         let mut nonce = V::Nonce::default();
