@@ -41,7 +41,7 @@ macro_rules! timer {
                 (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
                 (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
                 (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
-                (Kind::Fresh, _) => unreachable!("fresh messages are timed by fresh_timer"),
+                (Kind::Fresh | Kind::Warm, _) => unreachable!("the front is timed by fresh_timer, warm_timer"),
             }
             // SAFETY: as above.
             let t1 = unsafe { _rdtsc() };
@@ -84,16 +84,52 @@ macro_rules! fresh_timer {
     };
 }
 
+/// One tree's `chacha20` front on a warm instance: a sample is one new cipher and
+/// [`FRESH_BATCH`] calls of the buffer's length on it, the instance created outside the
+/// timing (the short-call batches of a protocol sending short records): TSC ticks per call.
+macro_rules! warm_timer {
+    ($name:ident, $krate:ident) => {
+        fn $name(backend: &str, rounds: u32, buf: &mut [u8]) -> Option<u64> {
+            use $krate::{ChaCha8, ChaCha12, ChaCha20, StreamCipher};
+            let b = $krate::Backend::by_name(backend)?;
+            let (key, nonce) = ([7u8; 32], [1u8; 12]);
+            macro_rules! calls {
+                ($cipher:ty) => {{
+                    let mut c = <$cipher>::with_backend(black_box(&key), black_box(&nonce).into(), b);
+                    // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
+                    let t0 = unsafe { _rdtsc() };
+                    for _ in 0..FRESH_BATCH {
+                        c.apply_keystream(black_box(&mut *buf));
+                    }
+                    // SAFETY: as above.
+                    let t1 = unsafe { _rdtsc() };
+                    t1 - t0
+                }};
+            }
+            let ticks = match rounds {
+                8 => calls!(ChaCha8),
+                12 => calls!(ChaCha12),
+                _ => calls!(ChaCha20),
+            };
+            black_box(&buf);
+            Some(ticks / FRESH_BATCH)
+        }
+    };
+}
+
 timer!(time_ietf_base, base_backends, Ietf, [1; 12]);
 timer!(time_ietf_work, work_backends, Ietf, [1; 12]);
 timer!(time_legacy_base, base_backends, Legacy, [1; 8]);
 timer!(time_legacy_work, work_backends, Legacy, [1; 8]);
 fresh_timer!(time_fresh_base, base);
 fresh_timer!(time_fresh_work, work);
+warm_timer!(time_warm_base, base);
+warm_timer!(time_warm_work, work);
 
 fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_base(backend, rounds, buf),
+        Op { kind: Kind::Warm, rounds, .. } => time_warm_base(backend, rounds, buf),
         Op { legacy: false, .. } => time_ietf_base(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_base(backend, op, buf, blocks),
     }
@@ -102,6 +138,7 @@ fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> 
 fn time_work(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_work(backend, rounds, buf),
+        Op { kind: Kind::Warm, rounds, .. } => time_warm_work(backend, rounds, buf),
         Op { legacy: false, .. } => time_ietf_work(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_work(backend, op, buf, blocks),
     }
@@ -125,12 +162,14 @@ enum Kind {
     Fill,
     /// A batch of fresh `chacha20` ciphers, each applied to the whole buffer.
     Fresh,
+    /// One `chacha20` cipher applied to the whole buffer, a batch of times.
+    Warm,
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
-        eprintln!("usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
+        eprintln!("usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
         return ExitCode::from(2);
     };
     let rounds: u32 = rounds.parse().expect("ROUNDS: 8, 12 or 20");
@@ -141,8 +180,9 @@ fn main() -> ExitCode {
         "xor-legacy" => (Kind::Xor, true),
         "fill-legacy" => (Kind::Fill, true),
         "fresh" => (Kind::Fresh, false),
+        "warm" => (Kind::Warm, false),
         _ => {
-            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy or fresh, not {op}");
+            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy, fresh or warm, not {op}");
             return ExitCode::from(2);
         }
     };
@@ -182,6 +222,7 @@ fn main() -> ExitCode {
                 (Kind::Xor, true) => "xor-legacy ",
                 (Kind::Fill, true) => "fill-legacy",
                 (Kind::Fresh, _) => "fresh",
+                (Kind::Warm, _) => "warm ",
             },
             per_byte(q(&mut base, 0)),
             per_byte(q(&mut base, 50)),

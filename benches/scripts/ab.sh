@@ -10,7 +10,9 @@
 #            fill-legacy (the same on a Legacy state: the RNGs', XChaCha's and
 #            ChaCha20Legacy's calls), fresh (batches of 100 fresh
 #            chacha20 ciphers, with_backend + apply_keystream: the report's
-#            fresh-instance rows)                     [default: xor]
+#            fresh-instance rows), warm (100 apply_keystream calls on one
+#            chacha20 cipher: short calls are served from its batches)
+#                                                     [default: xor]
 #   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
 #   ROUNDS   8, 12 or 20                              [default: 20]
 #   SAMPLES  calls per tree and size                  [default: 2000; 1 MiB calls: ÷ 20]
@@ -31,7 +33,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 rev=$1
