@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
+// docs.rs (`--cfg docsrs`, nightly): each item gated by a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 /// A scheduling barrier: keeps each value where it is computed. An empty `asm!` per value
 /// takes it in and out of a register of class `$class`, so that LLVM can move its
@@ -35,6 +37,8 @@ mod compiled;
 mod head;
 #[cfg(chacha_enabled = "neon")]
 pub mod neon;
+#[cfg(feature = "rayon")]
+pub mod parallel;
 /// The row-layout output of `sse2`, `neon` and `simd128`, written once (`rows128!`).
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
 mod rows128;
