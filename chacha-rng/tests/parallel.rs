@@ -11,46 +11,14 @@
 //! `par_fill_bytes` itself runs above its threshold, [`par_min_len`]. `scripts/miri.sh` leaves this file out
 //! (its header says why); run under miri by hand, it takes fewer cases and pools.
 
-use std::sync::OnceLock;
-
 use chacha_rng::rand_core::{Rng, SeedableRng};
 use chacha_rng::{Backend, ChaChaRng, PAR_MIN_LEN, R8, R12, R20, Rounds, par_min_len};
 use chacha_testdata::Guarded;
-use rayon::{ThreadPool, ThreadPoolBuilder};
+use chacha_testdata::pools::{install, pools, threads};
+use rayon::ThreadPool;
 
 /// Words in the whole stream: 2^64 blocks of 16.
 const WORDS: u128 = 1 << 68;
-
-/// Pools of 1 (the sequential path), 2, 3 and 5 threads, made once; `None` is rayon's
-/// global pool, the only one where threads cannot be spawned (wasm32-wasip1: rayon runs it
-/// on the calling thread alone, so the calls take the sequential path).
-fn pools() -> Vec<Option<&'static ThreadPool>> {
-    static POOLS: OnceLock<Vec<ThreadPool>> = OnceLock::new();
-    let threads: &[usize] = if cfg!(miri) { &[2] } else { &[1, 2, 3, 5] };
-    let pools = POOLS.get_or_init(|| {
-        let built: Result<Vec<ThreadPool>, _> =
-            threads.iter().map(|&n| ThreadPoolBuilder::new().num_threads(n).build()).collect();
-        match built {
-            Ok(pools) => pools,
-            Err(_) if cfg!(target_family = "wasm") => Vec::new(),
-            Err(e) => panic!("a pool: {e}"),
-        }
-    });
-    if pools.is_empty() { vec![None] } else { pools.iter().map(Some).collect() }
-}
-
-/// Runs `f` in `pool` (`None`: rayon's global pool).
-fn install<T: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
-    match pool {
-        Some(pool) => pool.install(f),
-        None => f(),
-    }
-}
-
-/// The threads of `pool` (`None`: rayon's global pool).
-fn threads(pool: Option<&ThreadPool>) -> usize {
-    pool.map_or_else(rayon::current_num_threads, ThreadPool::current_num_threads)
-}
 
 /// An earlier draw, leaving the generator with some output buffered (or none).
 #[derive(Clone, Copy, Debug)]

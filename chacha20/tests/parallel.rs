@@ -12,15 +12,14 @@
 //! above their threshold, [`par_min_len`]. `scripts/miri.sh` leaves this file out (its header says why); run
 //! under miri by hand, it takes fewer heads, lengths and pools.
 
-use std::sync::OnceLock;
-
+use chacha_testdata::pools::{install, pools, threads};
 use chacha_testdata::{Guarded, filler};
 use chacha20::cipher::{StreamCipher, StreamCipherError, StreamCipherSeek};
 use chacha20::{
     Backend, ChaCha8, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, PAR_MIN_LEN, R8, R12, R20, XChaCha8,
     XChaCha20, par_min_len,
 };
-use rayon::{ThreadPool, ThreadPoolBuilder};
+use rayon::ThreadPool;
 
 /// A cipher type under test, made on one backend, with its parallel calls.
 trait Par: StreamCipher + StreamCipherSeek + Clone + Send + std::fmt::Debug {
@@ -82,37 +81,6 @@ par!(ChaCha20Legacy, R20, [0xa3; 8], 1u128 << 64);
 par!(ChaCha12Legacy, R12, [0xa4; 8], 1u128 << 64);
 par!(XChaCha20, R20, [0xa5; 24], 1u128 << 64);
 par!(XChaCha8, R8, [0xa6; 24], 1u128 << 64);
-
-/// Pools of 1 (the sequential path), 2, 3 and 5 threads, made once; `None` is rayon's
-/// global pool, the only one where threads cannot be spawned (wasm32-wasip1: rayon runs it
-/// on the calling thread alone, so the calls take the sequential path).
-fn pools() -> Vec<Option<&'static ThreadPool>> {
-    static POOLS: OnceLock<Vec<ThreadPool>> = OnceLock::new();
-    let threads: &[usize] = if cfg!(miri) { &[2] } else { &[1, 2, 3, 5] };
-    let pools = POOLS.get_or_init(|| {
-        let built: Result<Vec<ThreadPool>, _> =
-            threads.iter().map(|&n| ThreadPoolBuilder::new().num_threads(n).build()).collect();
-        match built {
-            Ok(pools) => pools,
-            Err(_) if cfg!(target_family = "wasm") => Vec::new(),
-            Err(e) => panic!("a pool: {e}"),
-        }
-    });
-    if pools.is_empty() { vec![None] } else { pools.iter().map(Some).collect() }
-}
-
-/// Runs `f` in `pool` (`None`: rayon's global pool).
-fn install<T: Send>(pool: Option<&ThreadPool>, f: impl FnOnce() -> T + Send) -> T {
-    match pool {
-        Some(pool) => pool.install(f),
-        None => f(),
-    }
-}
-
-/// The threads of `pool` (`None`: rayon's global pool).
-fn threads(pool: Option<&ThreadPool>) -> usize {
-    pool.map_or_else(rayon::current_num_threads, ThreadPool::current_num_threads)
-}
 
 /// Calls made first, sequentially: none, each partial block (1..63 bytes buffered from a
 /// fresh cipher), whole blocks (nothing buffered, warm), and a warm cipher's short call

@@ -133,7 +133,11 @@ mkdir -p target/package-test
   echo '[patch.crates-io]'
 } >target/package-test/Cargo.toml
 for crate in target/publish/target/package/*.crate; do
-  tar -xzf "$crate" -C target/package-test
+  # `-m`: the files get the time of unpacking, not the .crate's. Cargo decides by mtime
+  # whether a path dependency changed, and the build shares target/: with the archive's
+  # times, a second run by hand reused the first run's rlib of a crate since changed
+  # ("`batch_blocks` is not a member of trait `Kernel`").
+  tar -xzmf "$crate" -C target/package-test
   dir=$(basename "$crate" .crate)
   echo "${dir%-*} = { path = \"$dir\" }" >>target/package-test/Cargo.toml
 done

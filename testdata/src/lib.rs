@@ -1,5 +1,6 @@
-//! The workspace's known-answer vectors (and [`filler`], the deterministic test data, and
-//! [`Guarded`], a buffer between guard bytes), read from `vectors.txt` (next to this crate's
+//! The workspace's known-answer vectors (and [`filler`], the deterministic test data,
+//! [`Guarded`], a buffer between guard bytes, and with the feature `rayon` the `pools` the
+//! parallel calls' tests run on), read from `vectors.txt` (next to this crate's
 //! `Cargo.toml`; its header describes the format), each once with its source.
 //!
 //! Every crate's tests and the fuzz seed corpus generator get their vectors here, so a
@@ -13,6 +14,9 @@
 //! assert_eq!(v.number("counter"), 0);
 //! assert_eq!(v.bytes("keystream")[..2], [0x76, 0xb8]);
 //! ```
+
+#[cfg(feature = "rayon")]
+pub mod pools;
 
 use std::sync::OnceLock;
 
