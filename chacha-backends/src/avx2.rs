@@ -238,21 +238,21 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn xor_partial(p: Partial<'_>, ks: &Block) {
-    if let Some((at, inp, out)) = p.piece::<32>() {
-        // SAFETY: `piece` hands out 32 readable bytes at `inp`; `loadu` needs no alignment.
-        let a = unsafe { _mm256_loadu_si256(inp.cast()) };
+    if let Some((at, s)) = p.piece::<32>() {
+        // SAFETY: a `Span<32>`: 32 readable bytes; `loadu` needs no alignment.
+        let a = unsafe { _mm256_loadu_si256(s.inp().cast()) };
         let x = _mm256_xor_si256(a, load_32(ks[at..at + 32].try_into().expect("32 bytes")));
-        // SAFETY: and 32 writable bytes at `out`, read above.
-        unsafe { _mm256_storeu_si256(out.cast(), x) };
+        // SAFETY: and 32 writable bytes, read above.
+        unsafe { _mm256_storeu_si256(s.out().cast(), x) };
     }
     macro_rules! piece {
         ($t:ty) => {
-            if let Some((at, inp, out)) = p.piece::<{ size_of::<$t>() }>() {
+            if let Some((at, s)) = p.piece::<{ size_of::<$t>() }>() {
                 let b = <$t>::from_ne_bytes(ks[at..at + size_of::<$t>()].try_into().expect("piece"));
-                // SAFETY: `piece` hands out `size_of::<$t>()` readable bytes at `inp`.
-                let a = unsafe { inp.cast::<$t>().read_unaligned() };
-                // SAFETY: and as many writable bytes at `out`, read above.
-                unsafe { out.cast::<$t>().write_unaligned(a ^ b) };
+                // SAFETY: a `Span` of `size_of::<$t>()` readable bytes; unaligned read.
+                let a = unsafe { s.inp().cast::<$t>().read_unaligned() };
+                // SAFETY: and as many writable bytes, read above.
+                unsafe { s.out().cast::<$t>().write_unaligned(a ^ b) };
             }
         };
     }

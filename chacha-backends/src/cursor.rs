@@ -1,21 +1,26 @@
 //! The output cursor of the SIMD backends (`avx2`, `avx512`, and `sse2`, `neon`, `simd128`
 //! through `rows128!`): the one place that holds a request's raw pointers and their
 //! invariant and checks bounds. The ISA modules keep only their loads and stores, each an
-//! intrinsic on a pointer a window handed out after its check.
+//! intrinsic on a pointer handed out after its check.
 //!
 //! - [`Cursor`]: the request, `len` bytes XORed from `inp` into `out` (`XOR`) or raw
 //!   keystream into `out`. Built safely from an `InOutBuf` or `&mut [Block]`; `Copy`, and
-//!   three words ([`Cursor::into_parts`]) where an entry point must keep it in registers.
+//!   three words ([`Cursor::into_parts`]) where an entry point keeps it in registers.
 //! - [`Blocks`]: `N` whole blocks, by index ([`Cursor::blocks_at`], any order: `avx2`'s
-//!   transpose yields block `j` beside `j + 4`) or in order ([`Cursor::next`], `avx512`).
-//!   `inp::<W>(at)` / `out::<W>(at)` check bytes `at .. at + W`; at constant offsets the
-//!   `assert!` folds away.
-//! - [`Partial`]: the partial last block's `1..=63` bytes, `XOR` only.
-//! - [`Tail`]: the caller's 64-byte block that takes a partial block's keystream.
+//!   transpose yields block `j` beside `j + 4`) or in order ([`Cursor::next`]: `avx512`,
+//!   `rows128!`). `inp::<W>(at)` / `out::<W>(at)` check bytes `at .. at + W`; at constant
+//!   offsets the `assert!` folds away.
+//! - [`Partial`]: the partial last block's 1–63 bytes (`XOR` only), in [`Span`] pieces
+//!   split by the bits of its length, or through byte masks.
+//! - [`Tail`]: the caller's block that takes a partial block's keystream (`avx2`).
+//!
+//! Each group of methods is compiled for the backends that use it.
 
 use core::marker::PhantomData;
 
-use chacha_core::{BLOCK_LEN, Block, inout::InOutBuf};
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+use chacha_core::Block;
+use chacha_core::{BLOCK_LEN, inout::InOutBuf};
 
 /// Where a request's keystream goes.
 ///
@@ -41,6 +46,8 @@ impl<'a> Cursor<'a, true> {
     }
 }
 
+/// `avx2` and `avx512`: raw keystream, and the cursor as three words.
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 impl<'a> Cursor<'a, false> {
     /// The cursor over a raw-keystream request.
     #[inline(always)]
@@ -50,10 +57,11 @@ impl<'a> Cursor<'a, false> {
     }
 }
 
-impl<'a, const XOR: bool> Cursor<'a, XOR> {
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+impl<const XOR: bool> Cursor<'_, XOR> {
     /// The cursor as three words: passed as arguments, they stay in registers, where the
-    /// Rust ABI passes a struct of three words through memory (DECISIONS.md, § The output
-    /// cursor).
+    /// Rust ABI passes a struct of three words through memory (DECISIONS.md, § Shared by
+    /// the x86 backends).
     #[inline(always)]
     pub(crate) fn into_parts(self) -> (*const u8, *mut u8, usize) {
         (self.inp, self.out, self.len)
@@ -62,28 +70,26 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// The cursor back from [`Cursor::into_parts`].
     /// # Safety
     /// The parts come from `into_parts` of a `Cursor` with the same `XOR` whose buffer is
-    /// still borrowed for `'a`.
+    /// still borrowed for the new one's lifetime.
     #[inline(always)]
     pub(crate) unsafe fn from_parts(inp: *const u8, out: *mut u8, len: usize) -> Self {
         Cursor { inp, out, len, _buf: PhantomData }
-    }
-
-    /// Bytes left.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whole blocks left.
-    #[inline(always)]
-    pub(crate) fn whole(&self) -> usize {
-        self.len / BLOCK_LEN
     }
 
     /// Blocks left, a partial last block counted as one.
     #[inline(always)]
     pub(crate) fn blocks(&self) -> usize {
         self.len.div_ceil(BLOCK_LEN)
+    }
+}
+
+/// By index (`avx2`, `sse2`, `neon`).
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "sse2", chacha_enabled = "neon"))]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
+    /// Whole blocks.
+    #[inline(always)]
+    pub(crate) fn whole(&self) -> usize {
+        self.len / BLOCK_LEN
     }
 
     /// Blocks `base .. base + N`, if all are whole: one bounds check per `N` blocks. For
@@ -99,19 +105,52 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
             _buf: PhantomData,
         })
     }
+}
 
-    /// The next `N` blocks, in order, if all are whole; the cursor moves past them.
+/// In order (`avx512`, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx512",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
+    /// The next `N` blocks, if all are whole; the cursor moves past them.
     #[inline(always)]
     pub(crate) fn next<const N: usize>(&mut self) -> Option<Blocks<'a, XOR, N>> {
-        (self.len >= N * BLOCK_LEN).then(|| {
-            let set = Blocks { inp: self.inp, out: self.out, _buf: PhantomData };
-            self.inp = self.inp.wrapping_add(N * BLOCK_LEN);
-            self.out = self.out.wrapping_add(N * BLOCK_LEN);
-            self.len -= N * BLOCK_LEN;
-            set
-        })
+        if self.len < N * BLOCK_LEN {
+            return None;
+        }
+        let set = Blocks { inp: self.inp, out: self.out, _buf: PhantomData };
+        self.inp = self.inp.wrapping_add(N * BLOCK_LEN);
+        self.out = self.out.wrapping_add(N * BLOCK_LEN);
+        self.len -= N * BLOCK_LEN;
+        Some(set)
     }
 
+    /// The partial block when it is all that is left (`0 < len < 64`, `XOR`); the cursor
+    /// is then empty.
+    #[inline(always)]
+    pub(crate) fn last(&mut self) -> Option<Partial<'a>> {
+        if !XOR || self.len == 0 || self.len >= BLOCK_LEN {
+            return None;
+        }
+        let len = core::mem::take(&mut self.len);
+        Some(Partial { inp: self.inp, out: self.out, len, _buf: PhantomData })
+    }
+}
+
+#[cfg(chacha_enabled = "avx512")]
+impl<const XOR: bool> Cursor<'_, XOR> {
+    /// Bytes left.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(chacha_enabled = "avx2")]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// The partial block after the whole ones, if `XOR` and there is one.
     #[inline(always)]
     pub(crate) fn partial(&self) -> Option<Partial<'a>> {
@@ -122,16 +161,6 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
             out: self.out.wrapping_add(at),
             len,
             _buf: PhantomData,
-        })
-    }
-
-    /// The partial block when it is all that is left (`0 < len < 64`, `XOR`); the cursor is
-    /// then empty.
-    #[inline(always)]
-    pub(crate) fn last(&mut self) -> Option<Partial<'a>> {
-        (XOR && self.len > 0 && self.len < BLOCK_LEN).then(|| {
-            let len = core::mem::take(&mut self.len);
-            Partial { inp: self.inp, out: self.out, len, _buf: PhantomData }
         })
     }
 }
@@ -147,18 +176,18 @@ pub(crate) struct Blocks<'a, const XOR: bool, const N: usize> {
 }
 
 impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
-    /// Input bytes `at .. at + W`: readable for `W` bytes.
+    /// Input bytes `at .. at + W`: readable.
     #[inline(always)]
     pub(crate) fn inp<const W: usize>(self, at: usize) -> *const u8 {
-        assert!(XOR && W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes {at}.. of {N} blocks");
+        assert!(XOR && W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
         self.inp.wrapping_add(at)
     }
 
-    /// Output bytes `at .. at + W`: writable for `W` bytes, read (if at all) before
-    /// through [`Blocks::inp`] only.
+    /// Output bytes `at .. at + W`: writable, read (if at all) before through
+    /// [`Blocks::inp`] only.
     #[inline(always)]
     pub(crate) fn out<const W: usize>(self, at: usize) -> *mut u8 {
-        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes {at}.. of {N} blocks");
+        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
         self.out.wrapping_add(at)
     }
 }
@@ -173,53 +202,127 @@ pub(crate) struct Partial<'a> {
     _buf: PhantomData<&'a mut [u8]>,
 }
 
-impl<'a> Partial<'a> {
-    /// Its length, 1..=63.
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The `S`-byte piece of the block's split by the bits of its length (`S` a power of
-    /// two below 64; the pieces of all `S` cover the block once), if bit `S` is set: its
-    /// offset `at`, and its `S` input bytes (readable) and output bytes (writable).
-    #[inline(always)]
-    pub(crate) fn piece<const S: usize>(self) -> Option<(usize, *const u8, *mut u8)> {
-        const { assert!(S.is_power_of_two() && S < BLOCK_LEN) };
-        (self.len & S != 0).then(|| {
-            // The bits of `len` above `S`, so `at + S <= len < 64`: known bits that LLVM
-            // sees too (`at + S <= 64 - S`), so that slicing a block at `at` needs no check.
-            let at = self.len & !(2 * S - 1) & (BLOCK_LEN - 1);
-            debug_assert!(at + S <= self.len);
-            (at, self.inp.wrapping_add(at), self.out.wrapping_add(at))
-        })
-    }
-
+#[cfg(chacha_enabled = "avx512")]
+impl Partial<'_> {
     /// The block's start, for byte-masked loads and stores: only the first
     /// [`len`](Partial::len) bytes at either pointer are inside the request.
     #[inline(always)]
     pub(crate) fn masked(self) -> (*const u8, *mut u8) {
         (self.inp, self.out)
     }
+}
 
+#[cfg(any(
+    chacha_enabled = "avx512",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+impl Partial<'_> {
+    /// Its length, 1..=63.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+pub(crate) use spans::Span;
+
+/// Pieces of a request checked when handed out (`avx2`'s partial block, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx2",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+mod spans {
+    use super::{BLOCK_LEN, Partial, PhantomData};
+
+    /// `W` bytes of an XOR request: readable at [`Span::inp`] and writable at
+    /// [`Span::out`], the same or not overlapping.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Span<'a, const W: usize> {
+        pub(super) inp: *const u8,
+        pub(super) out: *mut u8,
+        pub(super) _buf: PhantomData<&'a mut [u8]>,
+    }
+
+    impl<const W: usize> Span<'_, W> {
+        /// `W` readable bytes.
+        #[inline(always)]
+        pub(crate) fn inp(self) -> *const u8 {
+            self.inp
+        }
+
+        /// `W` writable bytes, the same as or not overlapping [`Span::inp`]'s.
+        #[inline(always)]
+        pub(crate) fn out(self) -> *mut u8 {
+            self.out
+        }
+    }
+
+    impl<'a> Partial<'a> {
+        /// The `S`-byte piece of the block's split by the bits of its length (`S` a power
+        /// of two below 64; the pieces of all `S` cover the block once), if bit `S` is
+        /// set: its offset and its bytes.
+        #[inline(always)]
+        pub(crate) fn piece<const S: usize>(self) -> Option<(usize, Span<'a, S>)> {
+            const { assert!(S.is_power_of_two() && S < BLOCK_LEN) };
+            (self.len & S != 0).then(|| {
+                // The bits of `len` above `S`, so `at + S <= len < 64`: known bits that
+                // LLVM sees too (`at + S <= 64 - S`): slicing a block at `at` needs no check.
+                let at = self.len & !(2 * S - 1) & (BLOCK_LEN - 1);
+                debug_assert!(at + S <= self.len);
+                let (inp, out) = (self.inp.wrapping_add(at), self.out.wrapping_add(at));
+                (at, Span { inp, out, _buf: PhantomData })
+            })
+        }
+    }
+}
+
+/// `rows128!`: 16-byte rows of whole blocks, and the bytes after a partial block's rows.
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a, const N: usize> Blocks<'a, true, N> {
+    /// Bytes `at .. at + W`, input and output.
+    #[inline(always)]
+    pub(crate) fn span<const W: usize>(self, at: usize) -> Span<'a, W> {
+        Span { inp: self.inp::<W>(at), out: self.out::<W>(at), _buf: PhantomData }
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a, const W: usize> Span<'a, W> {
+    /// Bytes `at .. at + V` of the span.
+    #[inline(always)]
+    pub(crate) fn at<const V: usize>(self, at: usize) -> Span<'a, V> {
+        assert!(V <= W && at <= W - V, "bytes past the span");
+        Span { inp: self.inp.wrapping_add(at), out: self.out.wrapping_add(at), _buf: PhantomData }
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a> Partial<'a> {
     /// Bytes `at ..` as an `InOutBuf`.
     #[inline(always)]
     pub(crate) fn bytes(self, at: usize) -> InOutBuf<'a, 'a, u8> {
-        assert!(at <= self.len, "bytes {at}.. of {}", self.len);
+        assert!(at <= self.len, "bytes past the partial block");
         // SAFETY: bytes `at .. len` are inside the partial block: readable at `inp`,
         // writable at `out`, the two the same or not overlapping (the type's invariant).
         unsafe { InOutBuf::from_raw(self.inp.wrapping_add(at), self.out.wrapping_add(at), self.len - at) }
     }
 }
 
-/// The caller's block that takes a partial block's keystream: one word, `Copy`, so that it
-/// rides in a cursor passed by value.
+/// The caller's block that takes a partial block's keystream (`avx2`): one word and
+/// `Copy`, so that it rides in a cursor passed by value.
+#[cfg(chacha_enabled = "avx2")]
 #[derive(Clone, Copy)]
 pub(crate) struct Tail<'a> {
     block: *mut u8,
     _buf: PhantomData<&'a mut Block>,
 }
 
+#[cfg(chacha_enabled = "avx2")]
 impl<'a> Tail<'a> {
     #[inline(always)]
     pub(crate) fn new(block: &'a mut Block) -> Self {
