@@ -83,8 +83,13 @@ impl<const XOR: bool> Cursor<'_, XOR> {
     }
 }
 
-/// By index (`avx2`, `sse2`, `neon`).
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "sse2", chacha_enabled = "neon"))]
+/// By index (`avx2`, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx2",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
 impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// Whole blocks.
     #[inline(always)]
@@ -116,6 +121,7 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
 ))]
 impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// The next `N` blocks, if all are whole; the cursor moves past them.
+    #[cfg(chacha_enabled = "avx512")]
     #[inline(always)]
     pub(crate) fn next<const N: usize>(&mut self) -> Option<Blocks<'a, XOR, N>> {
         if self.len < N * BLOCK_LEN {

@@ -27,10 +27,11 @@ macro_rules! rows128 {
         /// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
         $(#[$attr])*
         fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-            let mut cur = Cursor::xor(buf);
-            for rows in ks {
-                let Some(block) = cur.next::<1>() else { break };
-                xor_block(block, rows);
+            let cur = Cursor::xor(buf);
+            for (b, rows) in ks.iter().enumerate().take(cur.whole()) {
+                if let Some(block) = cur.blocks_at::<1>(b) {
+                    xor_block(block, rows);
+                }
             }
         }
 
