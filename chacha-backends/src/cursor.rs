@@ -124,14 +124,15 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
     #[cfg(chacha_enabled = "avx512")]
     #[inline(always)]
     pub(crate) fn next<const N: usize>(&mut self) -> Option<Blocks<'a, XOR, N>> {
-        if self.len < N * BLOCK_LEN {
-            return None;
+        if self.len >= N * BLOCK_LEN {
+            let set = Blocks { inp: self.inp, out: self.out, _buf: PhantomData };
+            self.inp = self.inp.wrapping_add(N * BLOCK_LEN);
+            self.out = self.out.wrapping_add(N * BLOCK_LEN);
+            self.len -= N * BLOCK_LEN;
+            Some(set)
+        } else {
+            None
         }
-        let set = Blocks { inp: self.inp, out: self.out, _buf: PhantomData };
-        self.inp = self.inp.wrapping_add(N * BLOCK_LEN);
-        self.out = self.out.wrapping_add(N * BLOCK_LEN);
-        self.len -= N * BLOCK_LEN;
-        Some(set)
     }
 
     /// The partial block when it is all that is left (`0 < len < 64`, `XOR`); the cursor
