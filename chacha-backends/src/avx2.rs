@@ -10,17 +10,17 @@
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), the output cursor and the rotate masks. Whole
-//! blocks are XORed straight out of registers; a partial last block's keystream goes to
-//! `tail` and is XORed from there (`xor_partial`). `fill` stores raw keystream from the same
-//! kernels.
+//! the entry points, the width rules (`run`), its use of the output cursor and the rotate
+//! masks. Whole blocks are XORed straight out of registers; a partial last block's
+//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
+//! keystream from the same kernels.
 //!
-//! The cursor: `Dest` holds the raw pointers and their invariant; the kernels, safe
-//! functions, write through it. `put_at(i, ..)` writes block `i` in any order (the 8-block
-//! transpose yields block `j` beside `j + 4`), a block past the request caught by
-//! `debug_assert!`; `blocks::<8>` hands out the 8 whole blocks of a set as one window
-//! (`Blocks`), checked once, the check being `run`'s loop condition. `Blocks` holds the only
-//! loads and stores of the output, each at a constant offset whose check folds away.
+//! The cursor (`cursor.rs`: the pointers, their invariant and the bounds checks): `Dest`
+//! is a `Cursor` and the `Tail`; the kernels, safe functions, write through it.
+//! `put_at(i, ..)` writes block `i` in any order (the 8-block transpose yields block `j`
+//! beside `j + 4`); `blocks_at::<8>` hands out the 8 whole blocks of a set as one `Blocks`
+//! window, the check being `run`'s loop condition. The loads and stores here are one-line
+//! intrinsics on the window's checked pointers.
 //!
 //! Why:
 //! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two

@@ -7,7 +7,8 @@
 //! | 1 … 14 | `rows1` … `rows14`: 1 to 4 row chains of xmm (1 block), ymm (2) or zmm (4); 1–64 bytes run `rows1` alone, in `run_one_block` | rows: a block's rows a, b, c, d in four vectors, one block per 128-bit lane |
 //!
 //! `avx512/sliced16.rs` holds the word-sliced kernel, `avx512/rows.rs` the row kernels;
-//! this file the entry points, the output cursor (`Io`) and the width rules (`run`).
+//! this file the entry points, the writes through the output cursor (`cursor.rs`'s
+//! `Cursor`, in order: `put_all`, `put_rows`) and the width rules (`run`).
 //!
 //! Why:
 //! - **Word-sliced**: no shuffles in the rounds (32 `vpaddd`, 32 `vpxord`, 32 `vprold` a
