@@ -24,7 +24,7 @@ use chacha_core::{BLOCK_LEN, inout::InOutBuf};
 
 /// Where a request's keystream goes.
 ///
-/// Invariant (established by [`Cursor::xor`] and [`Cursor::fill`], relied on by every
+/// Invariant (established by `Cursor::xor` and `Cursor::fill`, relied on by every
 /// window): `out` is valid for writing `len` bytes and, if `XOR`, `inp` for reading them,
 /// the two the same or not overlapping (`InOutBuf` guarantees it). Raw keystream (`!XOR`)
 /// has `len` a multiple of 64 and never reads `inp`.
@@ -174,7 +174,7 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
 
 /// `N` whole blocks: `64 N` bytes writable at `out` and, if `XOR`, readable at `inp` (the
 /// same or not overlapping). Made only by [`Cursor`] (checked against its invariant) and
-/// [`Tail::window`].
+/// `Tail::window`.
 #[derive(Clone, Copy)]
 pub(crate) struct Blocks<'a, const XOR: bool, const N: usize> {
     inp: *const u8,
