@@ -10,17 +10,17 @@
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
 //!
 //! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), the output cursor and the rotate masks. Whole
-//! blocks are XORed straight out of registers; a partial last block's keystream goes to
-//! `tail` and is XORed from there (`xor_partial`). `fill` stores raw keystream from the same
-//! kernels.
+//! the entry points, the width rules (`run`), its use of the output cursor and the rotate
+//! masks. Whole blocks are XORed straight out of registers; a partial last block's
+//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
+//! keystream from the same kernels.
 //!
-//! The cursor: `Dest` holds the raw pointers and their invariant; the kernels, safe
-//! functions, write through it. `put_at(i, ..)` writes block `i` in any order (the 8-block
-//! transpose yields block `j` beside `j + 4`), a block past the request caught by
-//! `debug_assert!`; `blocks::<8>` hands out the 8 whole blocks of a set as one window
-//! (`Blocks`), checked once, the check being `run`'s loop condition. `Blocks` holds the only
-//! loads and stores of the output, each at a constant offset whose check folds away.
+//! The cursor (`cursor.rs`: the pointers, their invariant and the bounds checks): `Dest`
+//! is a `Cursor` and the `Tail`; the kernels, safe functions, write through it.
+//! `put_at(i, ..)` writes block `i` in any order (the 8-block transpose yields block `j`
+//! beside `j + 4`); `blocks_at::<8>` hands out the 8 whole blocks of a set as one `Blocks`
+//! window, the check being `run`'s loop condition. The loads and stores here are one-line
+//! intrinsics on the window's checked pointers.
 //!
 //! Why:
 //! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two
@@ -51,8 +51,7 @@ use chacha_core::{
     poly1305::{Accumulator, MacBlock},
 };
 
-use core::marker::PhantomData;
-
+use crate::cursor::{Blocks, Cursor, Partial, Tail};
 use crate::head::Heads;
 
 /// Each 32-bit lane rotated by 16 or 8 (`vpshufb`, [`Masks`]) or by 12 or 7 (two shifts
@@ -93,24 +92,19 @@ impl Avx2 {
 impl Kernel for Avx2 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        let len = buf.len();
-        let (inp, out) = buf.into_raw();
+        let (inp, out, len) = Cursor::xor(buf).into_parts();
         if (1..=64).contains(&len) {
             // SAFETY: as below.
-            return unsafe {
-                xor_avx2_one_block::<R, V>(state, state.counter(), inp, out, len, tail.as_mut_ptr())
-            };
+            return unsafe { xor_avx2_one_block::<R, V>(state, state.counter(), inp, out, len, tail) };
         }
-        // SAFETY: an Avx2 exists only if detect() saw AVX2; `inp` and `out` are valid for
-        // `len` bytes (they come from one `InOutBuf`) and `tail` for 64.
-        unsafe { xor_avx2::<R, V>(state, inp, out, len, tail.as_mut_ptr()) }
+        // SAFETY: an Avx2 exists only if detect() saw AVX2; the parts are a `Cursor`'s.
+        unsafe { xor_avx2::<R, V>(state, inp, out, len, tail) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        // SAFETY: an Avx2 exists only if detect() saw AVX2; `out` is valid for all its
-        // blocks.
-        unsafe { fill_avx2::<R, V>(state, out.as_mut_ptr().cast(), out.len()) }
+        // SAFETY: an Avx2 exists only if detect() saw AVX2.
+        unsafe { fill_avx2::<R, V>(state, out) }
     }
 
     #[inline]
@@ -137,36 +131,18 @@ impl Kernel for Avx2 {
     }
 }
 
-// ---- Memory: the output cursor and the pointer loads and stores.
+// ---- Memory: `avx2`'s use of the output cursor (`cursor.rs`) and its loads and stores.
 
 /// Where a request's keystream goes, block by block in any order (the 8-block kernels write
-/// block `j` beside block `j + 4`): XORed from `inp` into `out`, or raw to `out`.
-///
-/// Invariant (established by [`Dest::from_raw`]'s caller, relied on by [`Dest::blocks`] and
-/// [`Dest::tail`]): `out` is valid for writing `64 * whole` bytes and, if `XOR`, `inp`
-/// for reading them, the same or not overlapping; if `XOR`, `tail` is valid for writing 64
-/// bytes. Blocks `0..whole` are whole; block `whole`, if requested, is the partial one,
-/// whose keystream goes to `tail`. Four words and `Copy`, passed by value: the kernels
-/// stay as they were with the raw pointers (DECISIONS.md, § avx2: the output cursor).
+/// block `j` beside block `j + 4`): the [`Cursor`] and the [`Tail`] that takes a partial
+/// block's keystream. Four words and `Copy`, passed by value.
 #[derive(Clone, Copy)]
 struct Dest<'a, const XOR: bool> {
-    inp: *const u8,
-    out: *mut u8,
-    whole: usize,
-    tail: *mut u8,
-    _buf: PhantomData<&'a mut [u8]>,
+    cur: Cursor<'a, XOR>,
+    tail: Tail<'a>,
 }
 
-impl<'a, const XOR: bool> Dest<'a, XOR> {
-    /// The cursor over `whole` whole blocks at `inp`/`out` and a partial one's keystream
-    /// at `tail` (null when `!XOR`: raw keystream has no partial block).
-    /// # Safety
-    /// The pointers satisfy the type's invariant for the cursor's lifetime.
-    #[inline(always)]
-    unsafe fn from_raw(inp: *const u8, out: *mut u8, whole: usize, tail: *mut u8) -> Self {
-        Dest { inp, out, whole, tail, _buf: PhantomData }
-    }
-
+impl<const XOR: bool> Dest<'_, XOR> {
     /// Writes block `i` of the request, given as its two 32-byte halves: a whole block
     /// (XORed with the input if `XOR`) or the partial block's keystream to `tail`. A block
     /// past the request is a bug (`debug_assert!`); in a release build it goes to `tail`
@@ -174,47 +150,17 @@ impl<'a, const XOR: bool> Dest<'a, XOR> {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn put_at(self, i: usize, lo: __m256i, hi: __m256i) {
-        debug_assert!(i < self.whole || (XOR && i == self.whole), "block {i} of {} whole", self.whole);
-        if let Some(block) = self.blocks::<1>(i) {
+        let whole = self.cur.whole();
+        debug_assert!(i < whole || (XOR && i == whole), "block {i} of {whole} whole");
+        if let Some(block) = self.cur.blocks_at::<1>(i) {
             block.put_whole_at(0, lo, hi);
-        } else if let Some(tail) = self.tail() {
-            tail.put_whole_at(0, lo, hi);
+        } else if XOR {
+            self.tail.window().put_whole_at(0, lo, hi);
         }
     }
-
-    /// Blocks `base .. base + N` as one window, if all are whole: the one bounds check per
-    /// `N` blocks (for [`put8_whole!`], the loop condition of [`run`]'s 8-block loop).
-    /// Written `base <= whole - N`: one compare with a loop invariant per set, where
-    /// `base <= whole && whole - base >= N` left two; for one block `base < whole`, the
-    /// compare `put_at` makes anyway (the other form cost 5 instructions a block).
-    #[inline(always)]
-    fn blocks<const N: usize>(self, base: usize) -> Option<Blocks<'a, XOR, N>> {
-        let fits = if N == 1 { base < self.whole } else { self.whole >= N && base <= self.whole - N };
-        fits.then(|| Blocks {
-            inp: self.inp.wrapping_add(64 * base),
-            out: self.out.wrapping_add(64 * base),
-            _buf: PhantomData,
-        })
-    }
-
-    /// The partial block's keystream buffer, as a window that reads no input; `None` for
-    /// raw keystream, which has no partial block.
-    #[inline(always)]
-    fn tail(self) -> Option<Blocks<'a, false, 1>> {
-        XOR.then_some(Blocks { inp: core::ptr::null(), out: self.tail, _buf: PhantomData })
-    }
 }
 
-/// `N` whole blocks: `64 * N` bytes writable at `out` and, if `XOR`, readable at `inp` (the
-/// same or not overlapping). Created only by [`Dest::blocks`] and [`Dest::tail`], which
-/// check this against the [`Dest`] invariant.
-#[derive(Clone, Copy)]
-struct Blocks<'a, const XOR: bool, const N: usize> {
-    inp: *const u8,
-    out: *mut u8,
-    _buf: PhantomData<&'a mut [u8]>,
-}
-
+/// The window's stores, through [`Blocks`]' checked pointers.
 impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
     /// Writes bytes `at .. at + 32` of the window (XORed with the input if `XOR`).
     #[target_feature(enable = "avx2")]
@@ -238,35 +184,19 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
         self.store32_at(64 * k + 32, hi);
     }
 
-    /// Input bytes `at .. at + 32`. `at` is a constant in the unrolled callers, so the
-    /// checks fold away.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn load32_at(self, at: usize) -> __m256i {
-        assert!(XOR && at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
-        // SAFETY: `at + 32 <= 64 N` and `XOR`: inside the readable window (the `Blocks`
-        // invariant).
-        unsafe { load32(self.inp.wrapping_add(at)) }
+        // SAFETY: `inp::<32>` checked that the 32 bytes are readable; `loadu` needs no alignment.
+        unsafe { _mm256_loadu_si256(self.inp::<32>(at).cast()) }
     }
 
-    /// Output bytes `at .. at + 32` = `v`; checked as [`Blocks::load32_at`].
     #[target_feature(enable = "avx2")]
     #[inline]
     fn store32_at(self, at: usize, v: __m256i) {
-        assert!(at < 64 * N && 64 * N - at >= 32, "bytes {at}.. of {N} blocks");
-        // SAFETY: `at + 32 <= 64 N`: inside the writable window (the `Blocks` invariant).
-        unsafe { store32(self.out.wrapping_add(at), v) };
+        // SAFETY: `out::<32>` checked that the 32 bytes are writable; `storeu` needs no alignment.
+        unsafe { _mm256_storeu_si256(self.out::<32>(at).cast(), v) }
     }
-}
-
-/// Reads 32 bytes at `p`.
-/// # Safety
-/// `p` is valid for reading 32 bytes.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn load32(p: *const u8) -> __m256i {
-    // SAFETY: the caller's guarantee; `loadu` has no alignment requirement.
-    unsafe { _mm256_loadu_si256(p.cast()) }
 }
 
 /// Row `r` of the state words `w` as one `__m128i` (little-endian bytes are the words on
@@ -287,6 +217,14 @@ fn load_16(b: &[u8; 16]) -> __m128i {
     unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
 }
 
+/// The 32 bytes of `b`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_32(b: &[u8; 32]) -> __m256i {
+    // SAFETY: `b` is a reference to 32 readable bytes; `loadu` needs no alignment.
+    unsafe { _mm256_loadu_si256(b.as_ptr().cast()) }
+}
+
 /// `out = v`, 32 bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -295,44 +233,26 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), v) }
 }
 
-/// Writes 32 bytes at `p`.
-/// # Safety
-/// `p` is valid for writing 32 bytes.
+/// The partial block `p` = its input XOR the first bytes of `ks`, in 32-, 16-, 8-, 4-, 2-
+/// and 1-byte pieces.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn store32(p: *mut u8, v: __m256i) {
-    // SAFETY: the caller's guarantee; `storeu` has no alignment requirement.
-    unsafe { _mm256_storeu_si256(p.cast(), v) }
-}
-
-/// `out = inp ^ ks` for `n < 64` bytes, in 32-, 16-, 8-, 4-, 2- and 1-byte pieces.
-/// # Safety
-/// `inp` and `out` valid for `n` bytes (the same or not overlapping), `ks` for 64.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
-    debug_assert!(n < 64, "a partial block of {n} bytes");
-    let mut k = 0;
-    if n & 32 != 0 {
-        // SAFETY: bytes 0..32 are inside all three.
-        let a = unsafe { load32(inp) };
-        // SAFETY: as above.
-        let b = unsafe { load32(ks) };
-        let x = _mm256_xor_si256(a, b);
-        // SAFETY: as above.
-        unsafe { store32(out, x) };
-        k = 32;
+fn xor_partial(p: Partial<'_>, ks: &Block) {
+    if let Some((at, s)) = p.piece::<32>() {
+        // SAFETY: a `Span<32>`: 32 readable bytes; `loadu` needs no alignment.
+        let a = unsafe { _mm256_loadu_si256(s.inp().cast()) };
+        let x = _mm256_xor_si256(a, load_32(ks[at..at + 32].try_into().expect("32 bytes")));
+        // SAFETY: and 32 writable bytes, read above.
+        unsafe { _mm256_storeu_si256(s.out().cast(), x) };
     }
     macro_rules! piece {
         ($t:ty) => {
-            if n & size_of::<$t>() != 0 {
-                // SAFETY: `k + size_of::<$t>() <= n`: the bytes are inside all three.
-                let a = unsafe { inp.wrapping_add(k).cast::<$t>().read_unaligned() };
-                // SAFETY: as above.
-                let b = unsafe { ks.wrapping_add(k).cast::<$t>().read_unaligned() };
-                // SAFETY: as above.
-                unsafe { out.wrapping_add(k).cast::<$t>().write_unaligned(a ^ b) };
-                k += size_of::<$t>();
+            if let Some((at, s)) = p.piece::<{ size_of::<$t>() }>() {
+                let b = <$t>::from_ne_bytes(ks[at..at + size_of::<$t>()].try_into().expect("piece"));
+                // SAFETY: a `Span` of `size_of::<$t>()` readable bytes; unaligned read.
+                let a = unsafe { s.inp().cast::<$t>().read_unaligned() };
+                // SAFETY: and as many writable bytes, read above.
+                unsafe { s.out().cast::<$t>().write_unaligned(a ^ b) };
             }
         };
     }
@@ -341,29 +261,26 @@ unsafe fn xor_partial(inp: *const u8, out: *mut u8, ks: *const u8, n: usize) {
     piece!(u32);
     piece!(u16);
     piece!(u8);
-    let _ = k;
 }
 
-/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes. Scalar
-/// arguments, not a [`Dest`]: the Rust ABI passes a struct of four words through memory.
+/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes. The cursor
+/// comes as the three words of [`Cursor::into_parts`] and `tail` as a reference: the Rust
+/// ABI passes a struct of four words through memory.
 /// # Safety
-/// `inp` and `out` are valid for `len` bytes (the same or not overlapping), `tail` for 64.
+/// As [`Cursor::from_parts`].
 #[target_feature(enable = "avx2")]
 unsafe fn xor_avx2<R: Rounds, V: Variant>(
     state: &State<V>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
-    tail: *mut u8,
+    tail: &mut Block,
 ) {
-    // SAFETY: the caller's guarantee: `len / 64` whole blocks and 64 bytes at `tail`.
-    let d = unsafe { Dest::<true>::from_raw(inp, out, len / 64, tail) };
-    run::<R, V, true>(state, len.div_ceil(64), d);
-    let rem = len % 64;
-    if rem != 0 {
-        let at = 64 * d.whole;
-        // SAFETY: the last `rem` bytes of the buffers, and the 64 bytes of `tail`.
-        unsafe { xor_partial(d.inp.wrapping_add(at), d.out.wrapping_add(at), d.tail, rem) };
+    // SAFETY: the caller's guarantee.
+    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
+    run::<R, V, true>(state, cur.blocks(), Dest { cur, tail: Tail::new(tail) });
+    if let Some(p) = cur.partial() {
+        xor_partial(p, tail);
     }
 }
 
@@ -380,42 +297,39 @@ unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     inp: *const u8,
     out: *mut u8,
     len: usize,
-    tail: *mut u8,
+    tail: &mut Block,
 ) {
-    // SAFETY: the caller's guarantee: `len / 64` whole blocks and 64 bytes at `tail`.
-    let d = unsafe { Dest::<true>::from_raw(inp, out, len / 64, tail) };
+    // SAFETY: the caller's guarantee.
+    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
     // Block 0 is the whole block or the partial one.
-    rows1::<R, V, true>(state.words(), counter, d, 0);
-    let rem = len % 64;
-    if rem != 0 {
-        // SAFETY: the `rem` bytes of the buffers, and the 64 bytes of `tail`.
-        unsafe { xor_partial(inp, out, tail, rem) };
+    rows1::<R, V, true>(state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
+    if let Some(p) = cur.partial() {
+        xor_partial(p, tail);
     }
 }
 
-/// Raw keystream for `blocks` whole blocks at `out`.
-/// # Safety
-/// `out` is valid for writing `64 * blocks` bytes.
+/// Raw keystream for `out`.
 #[target_feature(enable = "avx2")]
-unsafe fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: *mut u8, blocks: usize) {
-    // SAFETY: the caller's guarantee: `blocks` whole blocks; raw keystream reads no input
-    // and writes no tail.
-    let d = unsafe { Dest::<false>::from_raw(core::ptr::null(), out, blocks, core::ptr::null_mut()) };
-    run::<R, V, false>(state, blocks, d)
+fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+    let cur = Cursor::fill(out);
+    // Never written: raw keystream has no partial block.
+    let mut unused = [0u8; 64];
+    run::<R, V, false>(state, cur.whole(), Dest { cur, tail: Tail::new(&mut unused) })
 }
 
-/// The width rules (the module header's table) for `blocks` blocks, `d.whole` of them whole.
+/// The width rules (the module header's table) for `blocks` blocks, `d.cur.whole()` of them whole.
 #[target_feature(enable = "avx2")]
 fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest<'_, XOR>) {
+    let whole = d.cur.whole();
     let w = state.words();
     let mut counter = state.counter();
     let masks = Masks::new();
     let mut done = 0;
     // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
-    if d.whole >= 16 {
+    if whole >= 16 {
         let mut heads = Heads::at(state, counter);
         let mut chain = column_chain8(&heads.at_counter, counter, masks);
-        while let Some(set) = d.blocks::<8>(done) {
+        while let Some(set) = d.cur.blocks_at::<8>(done) {
             chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
             done += 8;
             counter = counter.wrapping_add(8);
@@ -424,7 +338,7 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
                 heads = Heads::at(state, counter);
             }
         }
-    } else if let Some(set) = d.blocks::<8>(0) {
+    } else if let Some(set) = d.cur.blocks_at::<8>(0) {
         sliced8_whole::<R, V, XOR>(w, counter, set, masks);
         done += 8;
         counter = counter.wrapping_add(8);
@@ -480,10 +394,8 @@ impl Masks {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn new() -> Self {
-        // SAFETY: 32 readable bytes each.
-        let mut r16 = unsafe { load32(ROT16.as_ptr()) };
-        // SAFETY: as above.
-        let mut r8 = unsafe { load32(ROT8.as_ptr()) };
+        let mut r16 = load_32(&ROT16);
+        let mut r8 = load_32(&ROT8);
         // An empty `asm!` hides the values from LLVM, which would otherwise fold the masks
         // and rewrite the rotates (see the module header).
         #[cfg(target_arch = "x86_64")]

@@ -7,7 +7,8 @@
 //! | 1 … 14 | `rows1` … `rows14`: 1 to 4 row chains of xmm (1 block), ymm (2) or zmm (4); 1–64 bytes run `rows1` alone, in `run_one_block` | rows: a block's rows a, b, c, d in four vectors, one block per 128-bit lane |
 //!
 //! `avx512/sliced16.rs` holds the word-sliced kernel, `avx512/rows.rs` the row kernels;
-//! this file the entry points, the output cursor (`Io`) and the width rules (`run`).
+//! this file the entry points, the writes through the output cursor (`cursor.rs`'s
+//! `Cursor`, in order: `put_all`, `put_rows`) and the width rules (`run`).
 //!
 //! Why:
 //! - **Word-sliced**: no shuffles in the rounds (32 `vpaddd`, 32 `vpxord`, 32 `vprold` a
@@ -34,13 +35,14 @@
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
-use core::marker::PhantomData;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock};
 use chacha_core::{
     AeadDirection, BLOCK_LEN, Block, Kernel, Rounds, State, Variant, aead_in_pieces, inout::InOutBuf,
 };
+
+use crate::cursor::{Blocks, Cursor};
 
 mod poly1305;
 mod rows;
@@ -168,7 +170,7 @@ impl Avx512 {
 impl Kernel for Avx512 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        let (inp, out, len) = Io::<true>::xor(buf).into_parts();
+        let (inp, out, len) = Cursor::xor(buf).into_parts();
         if (1..=BLOCK_LEN).contains(&len) {
             let counter = state.counter();
             return if self.split() {
@@ -180,17 +182,17 @@ impl Kernel for Avx512 {
             };
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
-        // the parts are an `Io`'s.
+        // the parts are a `Cursor`'s.
         unsafe { run::<R, V, true>(state, inp, out, len, tail, self.split()) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let (inp, out, len) = Io::<false>::fill(out).into_parts();
+        let (inp, out, len) = Cursor::fill(out).into_parts();
         // Never written: a fill has no partial block.
         let mut unused = [0u8; BLOCK_LEN];
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
-        // the parts are an `Io`'s.
+        // the parts are a `Cursor`'s.
         unsafe { run::<R, V, false>(state, inp, out, len, &mut unused, self.split()) }
     }
 
@@ -241,72 +243,18 @@ impl Kernel for Avx512 {
     }
 }
 
-// ---- Memory: the only pointer loads and stores of the module.
+// ---- Memory: `avx512`'s use of the output cursor (`cursor.rs`), in order, and its loads
+// and stores.
 
-/// Where keystream goes: the caller's buffer as a cursor over raw pointers.
-///
-/// Invariant (established by the two constructors, kept by [`Io::put_whole`],
-/// [`Io::put_last`] and [`Io::put_rows`]): `out` is valid
-/// for writing `len` bytes and, if `XOR`, `inp` is valid for reading `len` bytes; `inp`
-/// and `out` are the same or do not overlap (`InOutBuf` guarantees it). `XOR = false`
-/// (raw keystream) has `len` a multiple of 64 and never reads `inp`.
-struct Io<'a, const XOR: bool> {
-    inp: *const u8,
-    out: *mut u8,
-    len: usize,
-    _buf: PhantomData<&'a mut [u8]>,
-}
-
-impl<'a> Io<'a, true> {
-    /// The cursor over a fused-XOR request.
-    #[inline(always)]
-    fn xor(buf: InOutBuf<'_, 'a, u8>) -> Self {
-        let len = buf.len();
-        let (inp, out) = buf.into_raw();
-        Io { inp, out, len, _buf: PhantomData }
-    }
-}
-
-impl<'a> Io<'a, false> {
-    /// The cursor over a raw-keystream request.
-    #[inline(always)]
-    fn fill(out: &'a mut [Block]) -> Self {
-        let len = out.len() * BLOCK_LEN;
-        Io { inp: core::ptr::null(), out: out.as_mut_ptr().cast(), len, _buf: PhantomData }
-    }
-}
-
-impl<const XOR: bool> Io<'_, XOR> {
-    /// The cursor as three words, for [`run`]: passed as arguments, they stay in
-    /// registers (see there).
-    #[inline(always)]
-    fn into_parts(self) -> (*const u8, *mut u8, usize) {
-        (self.inp, self.out, self.len)
-    }
-
-    /// The cursor back from [`Io::into_parts`].
-    /// # Safety
-    /// `inp`, `out` and `len` come from `into_parts` of an `Io` with the same `XOR`, and
-    /// its buffer is still borrowed for the new one's lifetime.
-    #[inline(always)]
-    unsafe fn from_parts(inp: *const u8, out: *mut u8, len: usize) -> Self {
-        Io { inp, out, len, _buf: PhantomData }
-    }
-
-    /// Blocks still to write (a partial last block counts as one).
-    #[inline(always)]
-    fn blocks(&self) -> usize {
-        self.len.div_ceil(BLOCK_LEN)
-    }
-
+impl<const XOR: bool> Cursor<'_, XOR> {
     /// Writes the keystream blocks `ks` to the next output blocks, in order: straight-line
     /// code when all of them are whole (the bulk case), block by block otherwise.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put_all<const N: usize>(&mut self, ks: [__m512i; N], tail: &mut Block) {
-        if self.len >= N * BLOCK_LEN {
-            for k in ks {
-                self.put_whole(k);
+        if let Some(set) = self.next::<N>() {
+            for (j, k) in ks.into_iter().enumerate() {
+                set.put64_at(BLOCK_LEN * j, k);
             }
         } else {
             for k in ks {
@@ -321,9 +269,9 @@ impl<const XOR: bool> Io<'_, XOR> {
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put(&mut self, ks: __m512i, tail: &mut Block) {
-        if self.len >= BLOCK_LEN {
+        if self.len() >= BLOCK_LEN {
             self.put_whole(ks);
-        } else if XOR && self.len > 0 {
+        } else if XOR && self.len() > 0 {
             self.put_last(ks, tail);
         }
     }
@@ -332,84 +280,76 @@ impl<const XOR: bool> Io<'_, XOR> {
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put_whole(&mut self, ks: __m512i) {
-        assert!(self.len >= BLOCK_LEN);
-        let v = if XOR {
-            // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant).
-            let data = unsafe { _mm512_loadu_si512(self.inp.cast()) };
-            _mm512_xor_si512(data, ks)
-        } else {
-            ks
-        };
-        // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
-        unsafe { _mm512_storeu_si512(self.out.cast(), v) };
-        self.inp = self.inp.wrapping_add(BLOCK_LEN);
-        self.out = self.out.wrapping_add(BLOCK_LEN);
-        self.len -= BLOCK_LEN;
+        self.next::<1>().expect("a whole block").put64_at(0, ks);
     }
 
     /// The partial last block (`len < 64`; nothing for `len == 0`).
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put_last(&mut self, ks: __m512i, tail: &mut Block) {
-        assert!(self.len < BLOCK_LEN);
-        if self.len == 0 {
-            return;
-        }
+        assert!(self.len() < BLOCK_LEN);
+        let Some(p) = self.last() else { return };
         store_block(tail, ks);
         // The first `len` (1..=63) bytes: masked-off bytes are neither read nor written,
         // and cannot fault.
-        let mask: __mmask64 = (1u64 << self.len) - 1;
-        let data = if XOR {
-            // SAFETY: the mask selects the first `len` bytes, readable at `inp` (the `Io` invariant).
-            unsafe { _mm512_maskz_loadu_epi8(mask, self.inp.cast()) }
-        } else {
-            _mm512_setzero_si512()
-        };
+        let mask: __mmask64 = (1u64 << p.len()) - 1;
+        let (inp, out) = p.masked();
+        // SAFETY: the mask selects the partial block's bytes, readable at `inp`.
+        let data = unsafe { _mm512_maskz_loadu_epi8(mask, inp.cast()) };
         let v = _mm512_xor_si512(data, ks);
-        // SAFETY: the mask selects the first `len` bytes, writable at `out` (the `Io` invariant).
-        unsafe { _mm512_mask_storeu_epi8(self.out.cast(), mask, v) };
-        self.len = 0;
+        // SAFETY: and writable at `out`.
+        unsafe { _mm512_mask_storeu_epi8(out.cast(), mask, v) };
     }
-}
 
-impl<const XOR: bool> Io<'_, XOR> {
     /// Writes one keystream block given as its four 16-byte rows, row by row, so that no
     /// shuffle joins them on the latency path of a 1-block request; a partial last block
     /// through one 16-bit byte mask per row, its rows whole to `tail`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
     fn put_rows(&mut self, rows: [__m128i; 4], tail: &mut Block) {
-        if self.len >= BLOCK_LEN {
+        if let Some(block) = self.next::<1>() {
             for (r, ks) in rows.into_iter().enumerate() {
                 let v = if XOR {
-                    // SAFETY: `len >= 64` bytes are readable at `inp` (the `Io` invariant);
-                    // row `r` is bytes `16 r .. 16 r + 16`.
-                    let data = unsafe { _mm_loadu_si128(self.inp.wrapping_add(16 * r).cast()) };
+                    // SAFETY: `inp::<16>` checked that the 16 bytes are readable.
+                    let data = unsafe { _mm_loadu_si128(block.inp::<16>(16 * r).cast()) };
                     _mm_xor_si128(data, ks)
                 } else {
                     ks
                 };
-                // SAFETY: `len >= 64` bytes are writable at `out` (the `Io` invariant).
-                unsafe { _mm_storeu_si128(self.out.wrapping_add(16 * r).cast(), v) };
+                // SAFETY: `out::<16>` checked that the 16 bytes are writable.
+                unsafe { _mm_storeu_si128(block.out::<16>(16 * r).cast(), v) };
             }
-            self.inp = self.inp.wrapping_add(BLOCK_LEN);
-            self.out = self.out.wrapping_add(BLOCK_LEN);
-            self.len -= BLOCK_LEN;
-        } else if XOR && self.len > 0 {
+        } else if let Some(p) = self.last() {
             // The first `len` (1..=63) bytes; row `r` takes mask bits `16 r ..`.
-            let mask: u64 = (1u64 << self.len) - 1;
+            let mask: u64 = (1u64 << p.len()) - 1;
+            let (inp, out) = p.masked();
             for (r, (ks, t)) in rows.into_iter().zip(tail.chunks_exact_mut(16)).enumerate() {
                 store_16(t.try_into().expect("16-byte chunk"), ks);
                 let m = (mask >> (16 * r)) as __mmask16;
-                // SAFETY: the mask selects bytes below `len`, readable at `inp` (the `Io`
-                // invariant); masked-off bytes are neither read nor faulted on.
-                let data = unsafe { _mm_maskz_loadu_epi8(m, self.inp.wrapping_add(16 * r).cast()) };
+                // SAFETY: the mask selects bytes of the partial block, readable at `inp`;
+                // masked-off bytes are neither read nor faulted on.
+                let data = unsafe { _mm_maskz_loadu_epi8(m, inp.wrapping_add(16 * r).cast()) };
                 let v = _mm_xor_si128(data, ks);
-                // SAFETY: the mask selects bytes below `len`, writable at `out` (the `Io` invariant).
-                unsafe { _mm_mask_storeu_epi8(self.out.wrapping_add(16 * r).cast(), m, v) };
+                // SAFETY: and writable at `out`.
+                unsafe { _mm_mask_storeu_epi8(out.wrapping_add(16 * r).cast(), m, v) };
             }
-            self.len = 0;
         }
+    }
+}
+
+impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
+    /// Writes bytes `at .. at + 64` of the window (XORed with the input if `XOR`).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+    fn put64_at(self, at: usize, ks: __m512i) {
+        let v = if XOR {
+            // SAFETY: `inp::<64>` checked that the 64 bytes are readable; no alignment needed.
+            _mm512_xor_si512(unsafe { _mm512_loadu_si512(self.inp::<64>(at).cast()) }, ks)
+        } else {
+            ks
+        };
+        // SAFETY: `out::<64>` checked that the 64 bytes are writable; no alignment needed.
+        unsafe { _mm512_storeu_si512(self.out::<64>(at).cast(), v) };
     }
 }
 
@@ -440,11 +380,11 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 // ---- Width rules.
 
 /// Every block of the request, by the module header's width rules. The cursor comes as
-/// the three words of [`Io::into_parts`], so that it lives in registers: as an `Io` or
-/// `&mut Io` it went through memory, a store per block written (DECISIONS.md, § Shared by
+/// the three words of [`Cursor::into_parts`], so that it lives in registers: as a `Cursor`
+/// or `&mut Cursor` it went through memory, a store per block written (DECISIONS.md, § Shared by
 /// the x86 backends).
 /// # Safety
-/// As [`Io::from_parts`].
+/// As [`Cursor::from_parts`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
@@ -456,7 +396,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     split: bool,
 ) {
     // SAFETY: the caller's guarantee.
-    let io = &mut unsafe { Io::<XOR>::from_parts(inp, out, len) };
+    let io = &mut unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
     let mut counter = state.counter();
     // 16 whole blocks at a time; a last 15 or 16 with a partial or missing block take the
     // other instance (one instance for both stayed out of line: DECISIONS.md, § avx512:
@@ -464,7 +404,7 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     if io.blocks() >= 31 {
         // Two sets or more: each set starts from the head.
         counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
-    } else if io.len >= 16 * BLOCK_LEN {
+    } else if io.len() >= 16 * BLOCK_LEN {
         sliced16::<R, V, XOR, true>(state, counter, io, tail);
         counter = counter.wrapping_add(16);
     } else if io.blocks() >= 15 {
@@ -504,6 +444,6 @@ unsafe fn run_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
     tail: &mut Block,
 ) {
     // SAFETY: the caller's guarantee.
-    let io = &mut unsafe { Io::<true>::from_parts(inp, out, len) };
+    let io = &mut unsafe { Cursor::<true>::from_parts(inp, out, len) };
     rows1::<R, V, true, SPLIT>(state, counter, io, tail);
 }

@@ -32,6 +32,15 @@ pub mod avx512;
 mod backend;
 /// The kernels compiled once per rounds × layout pair, behind non-generic entry points.
 mod compiled;
+/// The output cursor: the one holder of the pointers the SIMD backends write through.
+#[cfg(any(
+    chacha_enabled = "sse2",
+    chacha_enabled = "avx2",
+    chacha_enabled = "avx512",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+mod cursor;
 /// The counter-free head of the first double round, shared by the word-sliced kernels.
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 mod head;

@@ -39,6 +39,8 @@ use chacha_core::{
     poly1305::{Accumulator, MacBlock},
 };
 
+use crate::cursor::{Blocks, Cursor, Span};
+
 mod poly1305;
 
 /// Proof that this CPU has NEON; only [`Neon::detect`] creates one.
@@ -205,12 +207,10 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
             }
             let (now, later) = pending.split_at(ks.len() * BLOCK_LEN);
             // Not `xor_blocks`: one instance shared by every caller stays out of line.
-            let (inp, out) = now.into_raw();
+            let cur = Cursor::xor(now);
             for (b, rows) in ks.iter().enumerate() {
-                let at = b * BLOCK_LEN;
-                // SAFETY: `now` is ks.len() whole blocks in and out, equal or disjoint
-                // (split from an InOutBuf), and block b < ks.len() lies inside it.
-                unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+                // `now` is `ks.len()` whole blocks: the check folds away.
+                xor_block(cur.blocks_at::<1>(b).expect("a whole block"), rows);
             }
             pending = later;
             counter = counter.wrapping_add(ks.len() as u64);
@@ -436,18 +436,15 @@ fn from_words(w: [u32; 4]) -> uint32x4_t {
     unsafe { vld1q_u32(w.as_ptr()) }
 }
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
-/// # Safety
-/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
+/// The span's output = its input ^ `ks`, unaligned; reads all 16 bytes before writing any.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn xor16(inp: *const u8, out: *mut u8, ks: uint32x4_t) {
-    // SAFETY: the caller vouches for 16 readable bytes at `inp`; `ld1` has no alignment need.
-    let data = unsafe { vld1q_u8(inp) };
+fn xor16(s: Span<'_, 16>, ks: uint32x4_t) {
+    // SAFETY: a `Span<16>`: 16 readable bytes; `ld1` has no alignment need.
+    let data = unsafe { vld1q_u8(s.inp()) };
     let sum = veorq_u8(data, vreinterpretq_u8_u32(ks));
-    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
-    // `inp`, which was read in full above.
-    unsafe { vst1q_u8(out, sum) };
+    // SAFETY: and 16 writable bytes, read in full above.
+    unsafe { vst1q_u8(s.out(), sum) };
 }
 
 /// Stores a row's 16 bytes (its little-endian serialisation on this target), unaligned.

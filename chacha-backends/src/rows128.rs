@@ -1,9 +1,10 @@
 //! The output side of the 128-bit backends (`sse2`, `neon`, `simd128`), written once: each
 //! module's kernels give a block's keystream as `Rows`, four 16-byte vectors (row `r` =
-//! bytes `16r .. 16r + 16`), and `rows128!` writes them — XORed for whole blocks, through
-//! `tail` for a partial one, raw for `fill` — on the module's own `Rows`,
-//! `unsafe fn xor16(inp, out, ks)` (`out[..16] = inp[..16] ^ ks`) and
-//! `fn store16(out: &mut [u8; 16], v)`, with the attributes it is given.
+//! bytes `16r .. 16r + 16`), and `rows128!` writes them through the output cursor
+//! (`cursor.rs`) — XORed for whole blocks, through `tail` for a partial one, raw for
+//! `fill` — on the module's own `Rows`, `fn xor16(s: Span<'_, 16>, ks)` (the span's
+//! output = its input ^ `ks`) and `fn store16(out: &mut [u8; 16], v)`, with the attributes
+//! it is given.
 
 /// Defines the six output helpers below, each with the attributes given (module docs).
 macro_rules! rows128 {
@@ -26,12 +27,11 @@ macro_rules! rows128 {
         /// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
         $(#[$attr])*
         fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-            let whole = buf.len() / BLOCK_LEN;
-            let (inp, out) = buf.into_raw();
-            for (b, rows) in ks.iter().enumerate().take(whole) {
-                let at = b * BLOCK_LEN;
-                // SAFETY: block b < buf.len() / 64 lies inside `buf` (an InOutBuf: equal or disjoint).
-                unsafe { xor_block(inp.wrapping_add(at), out.wrapping_add(at), rows) };
+            let cur = Cursor::xor(buf);
+            for (b, rows) in ks.iter().enumerate().take(cur.whole()) {
+                if let Some(block) = cur.blocks_at::<1>(b) {
+                    xor_block(block, rows);
+                }
             }
         }
 
@@ -43,30 +43,29 @@ macro_rules! rows128 {
             }
         }
 
-        /// `out[..64] = inp[..64] ^ ks`.
-        /// # Safety
-        /// `inp` valid for reading and `out` for writing 64 bytes, the two equal or disjoint.
+        /// The block's output = its input ^ `ks`.
         $(#[$attr])*
-        unsafe fn xor_block(inp: *const u8, out: *mut u8, ks: &Rows) {
+        fn xor_block(block: Blocks<'_, true, 1>, ks: &Rows) {
             for (r, &k) in ks.iter().enumerate() {
-                // SAFETY: row r < 4 lies in the 64 bytes the caller vouches for.
-                unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+                xor16(block.span::<16>(16 * r), k);
             }
         }
 
-        /// The partial last block: keystream to `tail`, 16 bytes at a time, the rest from `tail`.
+        /// The partial last block: keystream to `tail`, whole rows as `xor16` pieces, the
+        /// rest from `tail`.
         $(#[$attr])*
         fn xor_partial(ks: &Rows, partial: InOutBuf<'_, '_, u8>, tail: &mut Block) {
             store_block(tail, ks);
-            let len = partial.len();
-            let rows = len / 16;
-            let (in_rows, mut bytes) = partial.split_at(rows * 16);
-            let (inp, out) = in_rows.into_raw();
-            for (r, &k) in ks.iter().enumerate().take(rows) {
-                // SAFETY: row r < len / 16 lies in `in_rows` (split from an InOutBuf, as above).
-                unsafe { xor16(inp.wrapping_add(16 * r), out.wrapping_add(16 * r), k) };
+            let Some(p) = Cursor::xor(partial).last() else { return };
+            if let Some((at, s)) = p.piece::<32>() {
+                xor16(s.at::<16>(0), ks[at / 16]);
+                xor16(s.at::<16>(16), ks[at / 16 + 1]);
             }
-            bytes.xor_in2out(&tail[rows * 16..len]);
+            if let Some((at, s)) = p.piece::<16>() {
+                xor16(s, ks[at / 16]);
+            }
+            let rows = p.len() & !15;
+            p.bytes(rows).xor_in2out(&tail[rows..p.len()]);
         }
 
         /// Stores a block's four rows into `out`.

@@ -27,6 +27,8 @@ use core::arch::wasm32::{
 
 use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
 
+use crate::cursor::{Blocks, Cursor, Span};
+
 /// Proof that the engine runs WebAssembly SIMD; only [`Simd128::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Simd128(());
@@ -320,17 +322,14 @@ fn rotl<const L: u32>(x: v128) -> v128 {
 // The output helpers (`finish`, `xor_blocks`, `store_blocks`, ...) on `xor16`, `store16`.
 super::rows128::rows128!(#[inline(always)]);
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
-/// # Safety
-/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
+/// The span's output = its input ^ `ks`, unaligned; reads all 16 bytes before writing any.
 #[inline(always)]
-unsafe fn xor16(inp: *const u8, out: *mut u8, ks: v128) {
-    // SAFETY: the caller vouches for 16 readable bytes at `inp`; `v128.load` has no
-    // alignment requirement (the alignment it encodes is a hint).
-    let data = unsafe { v128_load(inp.cast::<v128>()) };
-    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
-    // `inp`, which was read in full above; no alignment requirement, as for the load.
-    unsafe { v128_store(out.cast::<v128>(), v128_xor(data, ks)) };
+fn xor16(s: Span<'_, 16>, ks: v128) {
+    // SAFETY: a `Span<16>`: 16 readable bytes; `v128.load` has no alignment requirement
+    // (the alignment it encodes is a hint).
+    let data = unsafe { v128_load(s.inp().cast::<v128>()) };
+    // SAFETY: and 16 writable bytes, read in full above; no alignment requirement.
+    unsafe { v128_store(s.out().cast::<v128>(), v128_xor(data, ks)) };
 }
 
 /// Stores a row's 16 bytes (its little-endian serialisation), unaligned.

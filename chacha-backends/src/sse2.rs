@@ -45,6 +45,7 @@ use core::arch::x86_64::{
 
 use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
 
+use crate::cursor::{Blocks, Cursor, Span};
 use crate::head::Heads;
 
 mod sliced;
@@ -318,18 +319,15 @@ fn rotl<const L: i32, const R: i32>(x: __m128i) -> __m128i {
 // The output helpers (`finish`, `xor_blocks`, `store_blocks`, ...) on `xor16`, `store16`.
 super::rows128::rows128!(#[inline] #[target_feature(enable = "sse2")]);
 
-/// `out[..16] = inp[..16] ^ ks`, unaligned; reads all 16 bytes before writing any.
-/// # Safety
-/// `inp` valid for reading and `out` for writing 16 bytes, the two equal or disjoint.
+/// The span's output = its input ^ `ks`, unaligned; reads all 16 bytes before writing any.
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn xor16(inp: *const u8, out: *mut u8, ks: __m128i) {
-    // SAFETY: the caller vouches for 16 readable bytes at `inp`; loadu has no alignment need.
-    let data = unsafe { _mm_loadu_si128(inp.cast()) };
+fn xor16(s: Span<'_, 16>, ks: __m128i) {
+    // SAFETY: a `Span<16>`: 16 readable bytes; loadu has no alignment need.
+    let data = unsafe { _mm_loadu_si128(s.inp().cast()) };
     let sum = _mm_xor_si128(data, ks);
-    // SAFETY: the caller vouches for 16 writable bytes at `out`, equal to or disjoint from
-    // `inp`, which was read in full above.
-    unsafe { _mm_storeu_si128(out.cast(), sum) };
+    // SAFETY: and 16 writable bytes, read in full above.
+    unsafe { _mm_storeu_si128(s.out().cast(), sum) };
 }
 
 /// A block's words as four rows.
@@ -346,16 +344,14 @@ fn rows_of(w: &[u32; 16]) -> Rows {
 #[inline]
 fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
     // Never fires (the callers split off one block); LLVM drops the check.
-    assert_eq!(buf.len(), BLOCK_LEN, "one block");
-    let (inp, out) = buf.into_raw();
+    let block = Cursor::xor(buf).blocks_at::<1>(0).expect("one block");
     for i in 0..8 {
         let k = u64::from(w[2 * i]) | u64::from(w[2 * i + 1]) << 32;
-        // SAFETY: bytes 8i .. 8i + 8 lie in the 64 input bytes of `buf` (asserted above;
-        // an InOutBuf's input is buf.len() bytes); an unaligned read needs no alignment.
-        let v = unsafe { inp.wrapping_add(8 * i).cast::<u64>().read_unaligned() };
-        // SAFETY: the same bytes of the output, buf.len() bytes equal to or disjoint from
-        // the input (an InOutBuf guarantees both), read just above.
-        unsafe { out.wrapping_add(8 * i).cast::<u64>().write_unaligned(v ^ k) };
+        let s = block.span::<8>(8 * i);
+        // SAFETY: a `Span<8>`: 8 readable bytes; an unaligned read needs no alignment.
+        let v = unsafe { s.inp().cast::<u64>().read_unaligned() };
+        // SAFETY: and 8 writable bytes, read just above.
+        unsafe { s.out().cast::<u64>().write_unaligned(v ^ k) };
     }
 }
 

@@ -33,7 +33,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::poly1305::{Accumulator, MacBlock, from_limbs, to_limbs};
 
-use super::{Avx2, load32, store32};
+use super::{Avx2, load_32, store_32};
 
 /// Blocks per call from which [`Avx2::poly1305_groups`] pays for its setup (the powers of
 /// `r` and the conversions to and from 26-bit limbs); below, the portable step is faster.
@@ -140,11 +140,9 @@ fn powers(r: [u64; 5]) -> (Multiplier, Multiplier) {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn load4(group: &[MacBlock; 4]) -> [__m256i; 5] {
-    let p = group.as_ptr().cast::<u8>();
-    // SAFETY: `group` is 64 readable bytes; these are bytes 0..32.
-    let a = unsafe { load32(p) };
-    // SAFETY: bytes 32..64 of `group`.
-    let b = unsafe { load32(p.wrapping_add(32)) };
+    // Two 32-byte halves of the 64 bytes (constant indices: the checks fold away).
+    let (halves, _) = group.as_flattened().as_chunks::<32>();
+    let (a, b) = (load_32(&halves[0]), load_32(&halves[1]));
     let lo = _mm256_unpacklo_epi64(a, b);
     let hi = _mm256_unpackhi_epi64(a, b);
     let mask = _mm256_set1_epi64x(MASK26);
@@ -233,8 +231,7 @@ fn carry([mut d0, mut d1, mut d2, mut d3, mut d4]: [__m256i; 5]) -> [__m256i; 5]
 #[target_feature(enable = "avx2")]
 #[inline]
 fn lanes(v: __m256i) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    // SAFETY: `out` is 32 writable bytes.
-    unsafe { store32(out.as_mut_ptr().cast(), v) };
-    out
+    let mut out = [0u8; 32];
+    store_32(&mut out, v);
+    core::array::from_fn(|i| u64::from_le_bytes(out.as_chunks::<8>().0[i]))
 }

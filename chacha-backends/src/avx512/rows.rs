@@ -10,7 +10,8 @@ use core::arch::x86_64::*;
 use chacha_core::{Block, CONSTANTS, Rounds, State, Variant};
 
 use super::sliced16::lanes_4x4;
-use super::{Io, store_32};
+use super::store_32;
+use crate::cursor::Cursor;
 
 /// The four rows of 1, 2 or 4 blocks (one block per 128-bit lane).
 #[derive(Clone, Copy)]
@@ -178,7 +179,7 @@ impl Rows<__m128i> {
     /// 48–63: no shuffle needed).
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+    fn put<const XOR: bool>(self, io: &mut Cursor<'_, XOR>, tail: &mut Block) {
         io.put_rows([self.a, self.b, self.c, self.d], tail);
     }
 }
@@ -191,7 +192,7 @@ impl Rows<__m256i> {
     /// ```
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+    fn put<const XOR: bool>(self, io: &mut Cursor<'_, XOR>, tail: &mut Block) {
         // Arrays written out, not `rows.map(..)`: in some instances of `run` LLVM kept
         // `array::map` out of line, and its closure with it (the rows went through the
         // stack, a call per row).
@@ -228,7 +229,7 @@ impl Rows<__m512i> {
     /// Writes the four blocks to `io`.
     #[inline]
     #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-    fn put<const XOR: bool>(self, io: &mut Io<'_, XOR>, tail: &mut Block) {
+    fn put<const XOR: bool>(self, io: &mut Cursor<'_, XOR>, tail: &mut Block) {
         io.put_all(self.blocks(), tail);
     }
 }
@@ -276,7 +277,7 @@ macro_rules! rows_kernel {
         pub(super) fn $name<R: Rounds, V: Variant, const XOR: bool, const SPLIT: bool>(
             state: &State<V>,
             counter: u64,
-            io: &mut Io<'_, XOR>,
+            io: &mut Cursor<'_, XOR>,
             tail: &mut Block,
         ) {
             let at = counter;

@@ -8,7 +8,7 @@ use core::arch::x86_64::*;
 
 use chacha_core::{BLOCK_LEN, Block, Rounds, State, Variant};
 
-use super::Io;
+use crate::cursor::Cursor;
 use crate::head::Heads;
 
 // Macros, not functions: `#[inline]` is only a hint (and `#[inline(always)]` is not
@@ -75,7 +75,7 @@ macro_rules! sliced_put {
 }
 
 /// 16 blocks from `counter`, word-sliced in zmm, written to `io` in order. `WHOLE`: all
-/// 16 are whole blocks of the request (`io.len >= 1024`); otherwise the last ones may be
+/// 16 are whole blocks of the request (`io.len() >= 1024`); otherwise the last ones may be
 /// partial or missing. A request of one set (15 to 30 blocks) runs this; longer ones
 /// [`sliced16_sets`].
 ///
@@ -86,7 +86,7 @@ macro_rules! sliced_put {
 pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
     state: &State<V>,
     counter: u64,
-    io: &mut Io<'_, XOR>,
+    io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
 ) {
     let input = sliced_input(state, counter);
@@ -111,12 +111,12 @@ pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool
 pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
     state: &State<V>,
     mut counter: u64,
-    io: &mut Io<'_, XOR>,
+    io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
 ) -> u64 {
     let mut heads = Heads::at(state, counter);
     let mut chain = column_chain(&heads.at_counter, counter);
-    while io.len >= 16 * BLOCK_LEN {
+    while io.len() >= 16 * BLOCK_LEN {
         chain = sliced16_from_head::<R, V, XOR, true>(state, counter, &heads, chain, io, tail);
         counter = counter.wrapping_add(16);
         if V::COUNTER_WORDS == 2 && (counter as u32) < 16 {
@@ -140,7 +140,7 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     counter: u64,
     heads: &Heads,
     chain: [__m512i; 4],
-    io: &mut Io<'_, XOR>,
+    io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
 ) -> [__m512i; 4] {
     let input = sliced_input(state, counter);

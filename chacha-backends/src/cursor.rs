@@ -1,0 +1,344 @@
+//! The output cursor of the SIMD backends (`avx2`, `avx512`, and `sse2`, `neon`, `simd128`
+//! through `rows128!`): the one place that holds a request's raw pointers and their
+//! invariant and checks bounds. The ISA modules keep only their loads and stores, each an
+//! intrinsic on a pointer handed out after its check.
+//!
+//! - [`Cursor`]: the request, `len` bytes XORed from `inp` into `out` (`XOR`) or raw
+//!   keystream into `out`. Built safely from an `InOutBuf` or `&mut [Block]`; `Copy`, and
+//!   three words ([`Cursor::into_parts`]) where an entry point keeps it in registers.
+//! - [`Blocks`]: `N` whole blocks, by index ([`Cursor::blocks_at`], any order: `avx2`'s
+//!   transpose yields block `j` beside `j + 4`) or in order ([`Cursor::next`]: `avx512`,
+//!   `rows128!`). `inp::<W>(at)` / `out::<W>(at)` check bytes `at .. at + W`; at constant
+//!   offsets the `assert!` folds away.
+//! - [`Partial`]: the partial last block's 1–63 bytes (`XOR` only), in [`Span`] pieces
+//!   split by the bits of its length, or through byte masks.
+//! - [`Tail`]: the caller's block that takes a partial block's keystream (`avx2`).
+//!
+//! Each group of methods is compiled for the backends that use it.
+
+use core::marker::PhantomData;
+
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+use chacha_core::Block;
+use chacha_core::{BLOCK_LEN, inout::InOutBuf};
+
+/// Where a request's keystream goes.
+///
+/// Invariant (established by `Cursor::xor` and `Cursor::fill`, relied on by every
+/// window): `out` is valid for writing `len` bytes and, if `XOR`, `inp` for reading them,
+/// the two the same or not overlapping (`InOutBuf` guarantees it). Raw keystream (`!XOR`)
+/// has `len` a multiple of 64 and never reads `inp`.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor<'a, const XOR: bool> {
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a> Cursor<'a, true> {
+    /// The cursor over a fused-XOR request.
+    #[inline(always)]
+    pub(crate) fn xor(buf: InOutBuf<'_, 'a, u8>) -> Self {
+        let len = buf.len();
+        let (inp, out) = buf.into_raw();
+        Cursor { inp, out, len, _buf: PhantomData }
+    }
+}
+
+/// `avx2` and `avx512`: raw keystream, and the cursor as three words.
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+impl<'a> Cursor<'a, false> {
+    /// The cursor over a raw-keystream request.
+    #[inline(always)]
+    pub(crate) fn fill(out: &'a mut [Block]) -> Self {
+        let len = size_of_val(out);
+        Cursor { inp: core::ptr::null(), out: out.as_mut_ptr().cast(), len, _buf: PhantomData }
+    }
+}
+
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+impl<const XOR: bool> Cursor<'_, XOR> {
+    /// The cursor as three words: passed as arguments, they stay in registers, where the
+    /// Rust ABI passes a struct of three words through memory (DECISIONS.md, § Shared by
+    /// the x86 backends).
+    #[inline(always)]
+    pub(crate) fn into_parts(self) -> (*const u8, *mut u8, usize) {
+        (self.inp, self.out, self.len)
+    }
+
+    /// The cursor back from [`Cursor::into_parts`].
+    /// # Safety
+    /// The parts come from `into_parts` of a `Cursor` with the same `XOR` whose buffer is
+    /// still borrowed for the new one's lifetime.
+    #[inline(always)]
+    pub(crate) unsafe fn from_parts(inp: *const u8, out: *mut u8, len: usize) -> Self {
+        Cursor { inp, out, len, _buf: PhantomData }
+    }
+
+    /// Blocks left, a partial last block counted as one.
+    #[inline(always)]
+    pub(crate) fn blocks(&self) -> usize {
+        self.len.div_ceil(BLOCK_LEN)
+    }
+}
+
+/// By index (`avx2`, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx2",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
+    /// Whole blocks.
+    #[inline(always)]
+    pub(crate) fn whole(&self) -> usize {
+        self.len / BLOCK_LEN
+    }
+
+    /// Blocks `base .. base + N`, if all are whole: one bounds check per `N` blocks. For
+    /// `N > 1` one compare with a loop invariant, `base <= whole - N`; for one block
+    /// `base < whole` (DECISIONS.md, § The output cursor).
+    #[inline(always)]
+    pub(crate) fn blocks_at<const N: usize>(&self, base: usize) -> Option<Blocks<'a, XOR, N>> {
+        let whole = self.whole();
+        let fits = if N == 1 { base < whole } else { whole >= N && base <= whole - N };
+        fits.then(|| Blocks {
+            inp: self.inp.wrapping_add(BLOCK_LEN * base),
+            out: self.out.wrapping_add(BLOCK_LEN * base),
+            _buf: PhantomData,
+        })
+    }
+}
+
+/// In order (`avx512`, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx512",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
+    /// The next `N` blocks, if all are whole; the cursor moves past them.
+    #[cfg(chacha_enabled = "avx512")]
+    #[inline(always)]
+    pub(crate) fn next<const N: usize>(&mut self) -> Option<Blocks<'a, XOR, N>> {
+        if self.len >= N * BLOCK_LEN {
+            let set = Blocks { inp: self.inp, out: self.out, _buf: PhantomData };
+            self.inp = self.inp.wrapping_add(N * BLOCK_LEN);
+            self.out = self.out.wrapping_add(N * BLOCK_LEN);
+            self.len -= N * BLOCK_LEN;
+            Some(set)
+        } else {
+            None
+        }
+    }
+
+    /// The partial block when it is all that is left (`0 < len < 64`, `XOR`); the cursor
+    /// is then empty.
+    #[inline(always)]
+    pub(crate) fn last(&mut self) -> Option<Partial<'a>> {
+        if !XOR || self.len == 0 || self.len >= BLOCK_LEN {
+            return None;
+        }
+        let len = core::mem::take(&mut self.len);
+        Some(Partial { inp: self.inp, out: self.out, len, _buf: PhantomData })
+    }
+}
+
+#[cfg(chacha_enabled = "avx512")]
+impl<const XOR: bool> Cursor<'_, XOR> {
+    /// Bytes left.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(chacha_enabled = "avx2")]
+impl<'a, const XOR: bool> Cursor<'a, XOR> {
+    /// The partial block after the whole ones, if `XOR` and there is one.
+    #[inline(always)]
+    pub(crate) fn partial(&self) -> Option<Partial<'a>> {
+        let len = self.len % BLOCK_LEN;
+        let at = self.len - len;
+        (XOR && len != 0).then(|| Partial {
+            inp: self.inp.wrapping_add(at),
+            out: self.out.wrapping_add(at),
+            len,
+            _buf: PhantomData,
+        })
+    }
+}
+
+/// `N` whole blocks: `64 N` bytes writable at `out` and, if `XOR`, readable at `inp` (the
+/// same or not overlapping). Made only by [`Cursor`] (checked against its invariant) and
+/// `Tail::window`.
+#[derive(Clone, Copy)]
+pub(crate) struct Blocks<'a, const XOR: bool, const N: usize> {
+    inp: *const u8,
+    out: *mut u8,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
+    /// Input bytes `at .. at + W`: readable.
+    #[inline(always)]
+    pub(crate) fn inp<const W: usize>(self, at: usize) -> *const u8 {
+        assert!(XOR && W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+        self.inp.wrapping_add(at)
+    }
+
+    /// Output bytes `at .. at + W`: writable, read (if at all) before through
+    /// [`Blocks::inp`] only.
+    #[inline(always)]
+    pub(crate) fn out<const W: usize>(self, at: usize) -> *mut u8 {
+        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+        self.out.wrapping_add(at)
+    }
+}
+
+/// The partial last block of an XOR request: `len` (1..=63) bytes readable at `inp` and
+/// writable at `out`, the same or not overlapping. Made only by [`Cursor`].
+#[derive(Clone, Copy)]
+pub(crate) struct Partial<'a> {
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    _buf: PhantomData<&'a mut [u8]>,
+}
+
+#[cfg(chacha_enabled = "avx512")]
+impl Partial<'_> {
+    /// The block's start, for byte-masked loads and stores: only the first
+    /// [`len`](Partial::len) bytes at either pointer are inside the request.
+    #[inline(always)]
+    pub(crate) fn masked(self) -> (*const u8, *mut u8) {
+        (self.inp, self.out)
+    }
+}
+
+#[cfg(any(
+    chacha_enabled = "avx512",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+impl Partial<'_> {
+    /// Its length, 1..=63.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+pub(crate) use spans::Span;
+
+/// Pieces of a request checked when handed out (`avx2`'s partial block, `rows128!`).
+#[cfg(any(
+    chacha_enabled = "avx2",
+    chacha_enabled = "sse2",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
+mod spans {
+    use super::{BLOCK_LEN, Partial, PhantomData};
+
+    /// `W` bytes of an XOR request: readable at [`Span::inp`] and writable at
+    /// [`Span::out`], the same or not overlapping.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Span<'a, const W: usize> {
+        pub(super) inp: *const u8,
+        pub(super) out: *mut u8,
+        pub(super) _buf: PhantomData<&'a mut [u8]>,
+    }
+
+    impl<const W: usize> Span<'_, W> {
+        /// `W` readable bytes.
+        #[inline(always)]
+        pub(crate) fn inp(self) -> *const u8 {
+            self.inp
+        }
+
+        /// `W` writable bytes, the same as or not overlapping [`Span::inp`]'s.
+        #[inline(always)]
+        pub(crate) fn out(self) -> *mut u8 {
+            self.out
+        }
+    }
+
+    impl<'a> Partial<'a> {
+        /// The `S`-byte piece of the block's split by the bits of its length (`S` a power
+        /// of two below 64; the pieces of all `S` cover the block once), if bit `S` is
+        /// set: its offset and its bytes.
+        #[inline(always)]
+        pub(crate) fn piece<const S: usize>(self) -> Option<(usize, Span<'a, S>)> {
+            const { assert!(S.is_power_of_two() && S < BLOCK_LEN) };
+            (self.len & S != 0).then(|| {
+                // The bits of `len` above `S`, so `at + S <= len < 64`: known bits that
+                // LLVM sees too (`at + S <= 64 - S`): slicing a block at `at` needs no check.
+                let at = self.len & !(2 * S - 1) & (BLOCK_LEN - 1);
+                debug_assert!(at + S <= self.len);
+                let (inp, out) = (self.inp.wrapping_add(at), self.out.wrapping_add(at));
+                (at, Span { inp, out, _buf: PhantomData })
+            })
+        }
+    }
+}
+
+/// `rows128!`: 16-byte rows of whole blocks, and the bytes after a partial block's rows.
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a, const N: usize> Blocks<'a, true, N> {
+    /// Bytes `at .. at + W`, input and output.
+    #[inline(always)]
+    pub(crate) fn span<const W: usize>(self, at: usize) -> Span<'a, W> {
+        Span { inp: self.inp::<W>(at), out: self.out::<W>(at), _buf: PhantomData }
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a, const W: usize> Span<'a, W> {
+    /// Bytes `at .. at + V` of the span.
+    #[inline(always)]
+    pub(crate) fn at<const V: usize>(self, at: usize) -> Span<'a, V> {
+        assert!(V <= W && at <= W - V, "bytes past the span");
+        Span { inp: self.inp.wrapping_add(at), out: self.out.wrapping_add(at), _buf: PhantomData }
+    }
+}
+
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl<'a> Partial<'a> {
+    /// Bytes `at ..` as an `InOutBuf`.
+    #[inline(always)]
+    pub(crate) fn bytes(self, at: usize) -> InOutBuf<'a, 'a, u8> {
+        assert!(at <= self.len, "bytes past the partial block");
+        // SAFETY: bytes `at .. len` are inside the partial block: readable at `inp`,
+        // writable at `out`, the two the same or not overlapping (the type's invariant).
+        unsafe { InOutBuf::from_raw(self.inp.wrapping_add(at), self.out.wrapping_add(at), self.len - at) }
+    }
+}
+
+/// The caller's block that takes a partial block's keystream (`avx2`): one word and
+/// `Copy`, so that it rides in a cursor passed by value.
+#[cfg(chacha_enabled = "avx2")]
+#[derive(Clone, Copy)]
+pub(crate) struct Tail<'a> {
+    block: *mut u8,
+    _buf: PhantomData<&'a mut Block>,
+}
+
+#[cfg(chacha_enabled = "avx2")]
+impl<'a> Tail<'a> {
+    #[inline(always)]
+    pub(crate) fn new(block: &'a mut Block) -> Self {
+        Tail { block: block.as_mut_ptr(), _buf: PhantomData }
+    }
+
+    /// The block as a window of one block that reads no input.
+    #[inline(always)]
+    pub(crate) fn window(self) -> Blocks<'a, false, 1> {
+        Blocks { inp: core::ptr::null(), out: self.block, _buf: PhantomData }
+    }
+}
