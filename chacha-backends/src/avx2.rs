@@ -32,7 +32,7 @@
 //!   more starts each set from the `head` module's words, and the set's one counter quarter
 //!   round (`column_chain8`) runs during the set before, beside its transpose.
 //! - **Rows**: row `b` stays in place between column and diagonal rounds (lane diagram at
-//!   `to_diagonals256`), so no shuffle sits on the chain; two or three interleaved chains
+//!   `to_diagonals!`), so no shuffle sits on the chain; two or three interleaved chains
 //!   cost about one chain's latency.
 //! - **No extra block in general-purpose registers**: free while the core's other hardware
 //!   thread is idle, slower while it is busy, and a library cannot know which.

@@ -6,7 +6,8 @@
 //! output = its input ^ `ks`) and `fn store16(out: &mut [u8; 16], v)`, with the attributes
 //! it is given.
 
-/// Defines the six output helpers below, each with the attributes given (module docs).
+/// Defines the output helpers below (and HChaCha's `subkey`), each with the attributes
+/// given (module docs).
 macro_rules! rows128 {
     ($(#[$attr:meta])*) => {
         /// XORs `ks` into the whole `blocks`, and the next block into a non-empty `partial`.
@@ -74,6 +75,16 @@ macro_rules! rows128 {
             for (chunk, &k) in out.chunks_exact_mut(16).zip(ks) {
                 store16(chunk.try_into().expect("16 bytes"), k);
             }
+        }
+
+        /// HChaCha's subkey from its block's rows after the rounds: rows 0 and 3.
+        $(#[$attr])*
+        fn subkey(x: &Rows) -> [u8; 32] {
+            let mut out = [0u8; 32];
+            let (lo, hi) = out.split_at_mut(16);
+            store16(lo.try_into().expect("16 bytes"), x[0]);
+            store16(hi.try_into().expect("16 bytes"), x[3]);
+            out
         }
     };
 }

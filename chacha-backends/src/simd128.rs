@@ -132,11 +132,7 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
     }
     let mut x = [rows_of(&w)];
     row_rounds::<R, 1>(&mut x);
-    let mut out = [0u8; 32];
-    let (lo, hi) = out.split_at_mut(16);
-    store16(lo.try_into().expect("16 bytes"), x[0][0]);
-    store16(hi.try_into().expect("16 bytes"), x[0][3]);
-    out
+    subkey(&x[0])
 }
 
 // ---- Word-sliced kernel: 4 blocks, one state word of 4 blocks per vector.

@@ -12,17 +12,24 @@ use chacha_core::{CONSTANTS, Rounds, Variant};
 
 use super::{Dest, Masks, load_16, load_row, store_32};
 
-/// A quarter round on whole rows (four columns at once, in each 128-bit lane).
-macro_rules! qr_rows256 {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
-        $a = _mm256_add_epi32($a, $b);
-        $d = rotl256!(_mm256_xor_si256($d, $a), 16, $m);
-        $c = _mm256_add_epi32($c, $d);
-        $b = rotl256!(_mm256_xor_si256($b, $c), 12, $m);
-        $a = _mm256_add_epi32($a, $b);
-        $d = rotl256!(_mm256_xor_si256($d, $a), 8, $m);
-        $c = _mm256_add_epi32($c, $d);
-        $b = rotl256!(_mm256_xor_si256($b, $c), 7, $m);
+/// A quarter round on whole rows (four columns at once, in each 128-bit lane), in `ymm`
+/// (two blocks a register, `rotl256!`) or in `xmm` (one block, `rotl128!`).
+macro_rules! qr_rows {
+    (ymm; $a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        qr_rows!(@ $a, $b, $c, $d, $m; _mm256_add_epi32, _mm256_xor_si256, rotl256)
+    };
+    (xmm; $a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
+        qr_rows!(@ $a, $b, $c, $d, $m; _mm_add_epi32, _mm_xor_si128, rotl128)
+    };
+    (@ $a:ident, $b:ident, $c:ident, $d:ident, $m:expr; $add:ident, $xor:ident, $rotl:ident) => {
+        $a = $add($a, $b);
+        $d = $rotl!($xor($d, $a), 16, $m);
+        $c = $add($c, $d);
+        $b = $rotl!($xor($b, $c), 12, $m);
+        $a = $add($a, $b);
+        $d = $rotl!($xor($d, $a), 8, $m);
+        $c = $add($c, $d);
+        $b = $rotl!($xor($b, $c), 7, $m);
     };
 }
 
@@ -37,20 +44,33 @@ macro_rules! qr_rows256 {
 /// ```
 ///
 /// so lane `j` holds `a[j-1] b[j] c[j+1] d[j+2]`: the diagonal `(i, i+1, i+2, i+3)` for
-/// `i = j - 1`, which is what the diagonal round needs. `to_columns` undoes it.
-macro_rules! to_diagonals256 {
-    ($a:ident, $c:ident, $d:ident) => {
-        $a = _mm256_shuffle_epi32($a, 0x93);
-        $c = _mm256_shuffle_epi32($c, 0x39);
-        $d = _mm256_shuffle_epi32($d, 0x4E);
+/// `i = j - 1`, which is what the diagonal round needs. `to_columns` undoes it. In each
+/// 128-bit lane of a `ymm`, or in an `xmm`.
+macro_rules! to_diagonals {
+    (ymm; $a:ident, $c:ident, $d:ident) => {
+        to_diagonals!(@ $a, $c, $d; _mm256_shuffle_epi32)
+    };
+    (xmm; $a:ident, $c:ident, $d:ident) => {
+        to_diagonals!(@ $a, $c, $d; _mm_shuffle_epi32)
+    };
+    (@ $a:ident, $c:ident, $d:ident; $shuffle:ident) => {
+        $a = $shuffle($a, 0x93);
+        $c = $shuffle($c, 0x39);
+        $d = $shuffle($d, 0x4E);
     };
 }
 
-macro_rules! to_columns256 {
-    ($a:ident, $c:ident, $d:ident) => {
-        $a = _mm256_shuffle_epi32($a, 0x39);
-        $c = _mm256_shuffle_epi32($c, 0x93);
-        $d = _mm256_shuffle_epi32($d, 0x4E);
+macro_rules! to_columns {
+    (ymm; $a:ident, $c:ident, $d:ident) => {
+        to_columns!(@ $a, $c, $d; _mm256_shuffle_epi32)
+    };
+    (xmm; $a:ident, $c:ident, $d:ident) => {
+        to_columns!(@ $a, $c, $d; _mm_shuffle_epi32)
+    };
+    (@ $a:ident, $c:ident, $d:ident; $shuffle:ident) => {
+        $a = $shuffle($a, 0x39);
+        $c = $shuffle($c, 0x93);
+        $d = $shuffle($d, 0x4E);
     };
 }
 
@@ -117,10 +137,10 @@ pub(super) fn rows2<R: Rounds, V: Variant, const XOR: bool>(
     let input = input_rows2::<V>(w, counter);
     let [mut a, mut b, mut c, mut dd] = input;
     for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows256!(a, b, c, dd, m);
-        to_diagonals256!(a, c, dd);
-        qr_rows256!(a, b, c, dd, m);
-        to_columns256!(a, c, dd);
+        qr_rows!(ymm; a, b, c, dd, m);
+        to_diagonals!(ymm; a, c, dd);
+        qr_rows!(ymm; a, b, c, dd, m);
+        to_columns!(ymm; a, c, dd);
     }
     let out = [
         _mm256_add_epi32(a, input[0]),
@@ -147,14 +167,14 @@ pub(super) fn rows4<R: Rounds, V: Variant, const XOR: bool>(
     let [mut a0, mut b0, mut c0, mut d0] = i0;
     let [mut a1, mut b1, mut c1, mut d1] = i1;
     for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows256!(a0, b0, c0, d0, m);
-        qr_rows256!(a1, b1, c1, d1, m);
-        to_diagonals256!(a0, c0, d0);
-        to_diagonals256!(a1, c1, d1);
-        qr_rows256!(a0, b0, c0, d0, m);
-        qr_rows256!(a1, b1, c1, d1, m);
-        to_columns256!(a0, c0, d0);
-        to_columns256!(a1, c1, d1);
+        qr_rows!(ymm; a0, b0, c0, d0, m);
+        qr_rows!(ymm; a1, b1, c1, d1, m);
+        to_diagonals!(ymm; a0, c0, d0);
+        to_diagonals!(ymm; a1, c1, d1);
+        qr_rows!(ymm; a0, b0, c0, d0, m);
+        qr_rows!(ymm; a1, b1, c1, d1, m);
+        to_columns!(ymm; a0, c0, d0);
+        to_columns!(ymm; a1, c1, d1);
     }
     let o0 = [
         _mm256_add_epi32(a0, i0[0]),
@@ -190,18 +210,18 @@ pub(super) fn rows6<R: Rounds, V: Variant, const XOR: bool>(
     let [mut a1, mut b1, mut c1, mut d1] = i1;
     let [mut a2, mut b2, mut c2, mut d2] = i2;
     for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows256!(a0, b0, c0, d0, m);
-        qr_rows256!(a1, b1, c1, d1, m);
-        qr_rows256!(a2, b2, c2, d2, m);
-        to_diagonals256!(a0, c0, d0);
-        to_diagonals256!(a1, c1, d1);
-        to_diagonals256!(a2, c2, d2);
-        qr_rows256!(a0, b0, c0, d0, m);
-        qr_rows256!(a1, b1, c1, d1, m);
-        qr_rows256!(a2, b2, c2, d2, m);
-        to_columns256!(a0, c0, d0);
-        to_columns256!(a1, c1, d1);
-        to_columns256!(a2, c2, d2);
+        qr_rows!(ymm; a0, b0, c0, d0, m);
+        qr_rows!(ymm; a1, b1, c1, d1, m);
+        qr_rows!(ymm; a2, b2, c2, d2, m);
+        to_diagonals!(ymm; a0, c0, d0);
+        to_diagonals!(ymm; a1, c1, d1);
+        to_diagonals!(ymm; a2, c2, d2);
+        qr_rows!(ymm; a0, b0, c0, d0, m);
+        qr_rows!(ymm; a1, b1, c1, d1, m);
+        qr_rows!(ymm; a2, b2, c2, d2, m);
+        to_columns!(ymm; a0, c0, d0);
+        to_columns!(ymm; a1, c1, d1);
+        to_columns!(ymm; a2, c2, d2);
     }
     let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
         core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
@@ -226,19 +246,6 @@ macro_rules! rotl128 {
     }};
 }
 
-macro_rules! qr_rows128 {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $m:expr) => {
-        $a = _mm_add_epi32($a, $b);
-        $d = rotl128!(_mm_xor_si128($d, $a), 16, $m);
-        $c = _mm_add_epi32($c, $d);
-        $b = rotl128!(_mm_xor_si128($b, $c), 12, $m);
-        $a = _mm_add_epi32($a, $b);
-        $d = rotl128!(_mm_xor_si128($d, $a), 8, $m);
-        $c = _mm_add_epi32($c, $d);
-        $b = rotl128!(_mm_xor_si128($b, $c), 7, $m);
-    };
-}
-
 /// The rounds of one block in `__m128i` rows (`$rows`: the four input rows). A macro: as an
 /// `#[inline]` function it stayed out of line in one instance, its rows through the stack.
 macro_rules! rounds1_xmm {
@@ -247,14 +254,10 @@ macro_rules! rounds1_xmm {
         let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
         let [mut a, mut b, mut c, mut d] = $rows;
         for _ in 0..<$r>::DOUBLE_ROUNDS {
-            qr_rows128!(a, b, c, d, m);
-            a = _mm_shuffle_epi32(a, 0x93);
-            c = _mm_shuffle_epi32(c, 0x39);
-            d = _mm_shuffle_epi32(d, 0x4E);
-            qr_rows128!(a, b, c, d, m);
-            a = _mm_shuffle_epi32(a, 0x39);
-            c = _mm_shuffle_epi32(c, 0x93);
-            d = _mm_shuffle_epi32(d, 0x4E);
+            qr_rows!(xmm; a, b, c, d, m);
+            to_diagonals!(xmm; a, c, d);
+            qr_rows!(xmm; a, b, c, d, m);
+            to_columns!(xmm; a, c, d);
         }
         [a, b, c, d]
     }};
