@@ -15,6 +15,15 @@
 //! - [`Tail`]: the caller's block that takes a partial block's keystream (`avx2`).
 //!
 //! Each group of methods is compiled for the backends that use it.
+//!
+//! [`Cursor`]: crate::cursor::Cursor
+//! [`Cursor::into_parts`]: crate::cursor::Cursor::into_parts
+//! [`Cursor::blocks_at`]: crate::cursor::Cursor::blocks_at
+//! [`Cursor::next`]: crate::cursor::Cursor::next
+//! [`Blocks`]: crate::cursor::Blocks
+//! [`Partial`]: crate::cursor::Partial
+//! [`Span`]: crate::cursor::Span
+//! [`Tail`]: crate::cursor::Tail
 
 use core::marker::PhantomData;
 
