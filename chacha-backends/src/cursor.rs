@@ -46,9 +46,9 @@ pub(crate) struct Cursor<'a, const XOR: bool> {
 }
 
 impl<'a> Cursor<'a, true> {
-    /// The cursor over a fused-XOR request.
+    /// The cursor over a fused-XOR request, for as long as both buffers are borrowed.
     #[inline(always)]
-    pub(crate) fn xor(buf: InOutBuf<'_, 'a, u8>) -> Self {
+    pub(crate) fn xor(buf: InOutBuf<'a, 'a, u8>) -> Self {
         let len = buf.len();
         let (inp, out) = buf.into_raw();
         Cursor { inp, out, len, _buf: PhantomData }
