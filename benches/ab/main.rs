@@ -28,7 +28,7 @@ use std::process::ExitCode;
 macro_rules! timer {
     ($name:ident, $krate:ident, $v:ident, $nonce:expr) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
-            use $krate::chacha_core::{$v, Kernel, R8, R12, R20, State, inout::InOutBuf};
+            use $krate::chacha_core::{Kernel, R8, R12, R20, State, inout::InOutBuf, $v};
             let b = $krate::Backend::by_name(backend)?;
             let state = State::<$v>::new(&[7; 32], &$nonce);
             let mut tail = [0u8; 64];
@@ -41,7 +41,9 @@ macro_rules! timer {
                 (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
                 (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
                 (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
-                (Kind::Fresh | Kind::Warm, _) => unreachable!("the front is timed by fresh_timer, warm_timer"),
+                (Kind::Fresh | Kind::Warm, _) => {
+                    unreachable!("the front is timed by fresh_timer, warm_timer")
+                }
             }
             // SAFETY: as above.
             let t1 = unsafe { _rdtsc() };
@@ -169,7 +171,9 @@ enum Kind {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
-        eprintln!("usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)");
+        eprintln!(
+            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
+        );
         return ExitCode::from(2);
     };
     let rounds: u32 = rounds.parse().expect("ROUNDS: 8, 12 or 20");
