@@ -318,14 +318,19 @@ impl<'a, const W: usize> Span<'a, W> {
 }
 
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
-impl<'a> Partial<'a> {
-    /// Bytes `at ..` as an `InOutBuf`.
+impl Partial<'_> {
+    /// Bytes `at ..` of the output = their input ^ `keystream` (`len - at` bytes).
     #[inline(always)]
-    pub(crate) fn bytes(self, at: usize) -> InOutBuf<'a, 'a, u8> {
+    pub(crate) fn xor_from(self, at: usize, keystream: &[u8]) {
         assert!(at <= self.len, "bytes past the partial block");
         // SAFETY: bytes `at .. len` are inside the partial block: readable at `inp`,
-        // writable at `out`, the two the same or not overlapping (the type's invariant).
-        unsafe { InOutBuf::from_raw(self.inp.wrapping_add(at), self.out.wrapping_add(at), self.len - at) }
+        // writable at `out`, the two the same or not overlapping (the type's invariant). The
+        // buffer lives only in this call, so no other reference to the bytes exists beside it
+        // (`Partial` is `Copy`: a buffer returned from here could be made twice).
+        let mut buf = unsafe {
+            InOutBuf::from_raw(self.inp.wrapping_add(at), self.out.wrapping_add(at), self.len - at)
+        };
+        buf.xor_in2out(keystream);
     }
 }
 

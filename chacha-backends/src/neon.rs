@@ -12,19 +12,16 @@
 //! `neon/poly1305.rs`.
 //!
 //! - **No probe**: NEON is in the base AArch64 ISA and `build.rs` compiles this module only
-//!   for targets that have it, so `detect` is always `Some`. The functions still enable
-//!   `neon`, as the x86 modules do; `scripts/check-intrinsics-inlined.sh` checks that no
-//!   intrinsic is called out of line. The rounds are macros: as `#[target_feature]`
-//!   functions they stayed out of line, the state words in memory.
-//! - **Byte order**: a keystream row (`uint32x4_t`) is stored as its 16 bytes, the RFC's
-//!   serialisation only on little-endian, so `build.rs` compiles this module on
-//!   little-endian AArch64 only (`aarch64_be` gets `soft`); `ROT8` assumes it too.
-//! - **Rotates**: by 16 `rev32`, by 8 one `tbl`, by 12 and 7 `shl` + `sri` (no `orr`); the
-//!   row kernel turns rows with `ext`, row `b` in place.
+//!   where it is, so `detect` is always `Some`. The rounds are macros (as `#[target_feature]`
+//!   functions they stayed out of line); `scripts/check-intrinsics-inlined.sh` checks that
+//!   no intrinsic is called out of line.
+//! - **Byte order**: a row (`uint32x4_t`) is stored as its 16 bytes, the RFC's serialisation
+//!   on little-endian only (`build.rs`: `aarch64_be` gets `soft`; `ROT8` assumes it too).
+//! - **Rotates**: by 16 `rev32`, by 8 one `tbl`, by 12 and 7 `shl` + `sri`; the row kernel
+//!   turns rows with `ext`, row `b` in place.
 //!
-//! Nothing here was measured on ARM (there is no ARM hardware here): the widths follow the
-//! x86 modules' measured rules; the estimate from instruction counts is in the crate
-//! README ("NEON: expected cost"), the decisions in `DECISIONS.md`, § neon.
+//! Not measured on ARM (no ARM hardware here): the widths follow the x86 modules' measured
+//! rules; the estimate is in the crate README ("NEON: expected cost"), why in `DECISIONS.md`.
 
 use core::arch::aarch64::{
     uint8x16_t, uint32x4_t, vaddq_u32, vdupq_n_u32, veorq_u8, veorq_u32, vextq_u32, vld1q_u8, vld1q_u32,
@@ -278,9 +275,8 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// The keystream of blocks `counter .. counter + B` (`B` = 4·`G`) in rows, from `G`
 /// word-sliced sets: lane `l` of `x[g][i]` is word `i` of block `counter + 4g + l`.
 ///
-/// The rounds step across all `4·G` chains (with `G` = 2 a few of the 32 words spill, still
-/// better than one set waiting on the 2-cycle chains). `CALLER` ([`IN_XOR`], [`IN_FILL`])
-/// gives each call site its own instance, which LLVM inlines (a shared one stays out of line).
+/// The rounds step across all `4·G` chains (`G` = 2 spills a few words: still better than
+/// one set waiting on 2-cycle chains). `CALLER` gives each call site its own inlined instance.
 #[inline]
 #[target_feature(enable = "neon")]
 fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u8>(

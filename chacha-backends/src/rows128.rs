@@ -66,7 +66,7 @@ macro_rules! rows128 {
                 xor16(s, ks[at / 16]);
             }
             let rows = p.len() & !15;
-            p.bytes(rows).xor_in2out(&tail[rows..p.len()]);
+            p.xor_from(rows, &tail[rows..p.len()]);
         }
 
         /// Stores a block's four rows into `out`.

@@ -1,23 +1,19 @@
 //! Poly1305 on NEON: 2 blocks side by side, five 26-bit limbs, `umull` / `umlal`.
 //!
-//! - **Limbs**: a value mod p = 2^130 − 5 as five 26-bit limbs, one `uint32x2_t` per limb
-//!   (one 32-bit lane per block); `vmull_u32` / `vmlal_u32` widen the products into a
-//!   `uint64x2_t` per limb, and the carried limbs are narrowed back (`vmovn_u64`) for the
-//!   next step. The bounds are at [`mul`].
+//! - **Limbs**: a value mod p = 2^130 − 5 as five 26-bit limbs, one `uint32x2_t` per limb (a
+//!   lane per block); `vmull_u32` / `vmlal_u32` widen the products to `uint64x2_t`, narrowed
+//!   back (`vmovn_u64`) after the carries. The bounds are at [`mul`].
 //! - **Lanes**: two accumulators; lane 0 holds the even blocks, lane 1 the odd ones. Each
 //!   step is `h = (h + m) · r^2` in both lanes; the last pair's multiplier is `r^2` in lane 0
 //!   and `r` in lane 1 (each lane's distance from the end), then the lanes are summed.
 //!   The initial accumulator enters lane 0 with the first pair.
 //! - **Wrap-around**: 2^130 ≡ 5 (mod p), so the products that land at limbs 5–8 are taken
 //!   with `5 · r` limbs, computed once per call.
-//! - **Carries**: once per step, two chains side by side, as the `avx2` kernel does
-//!   (`src/avx2/poly1305.rs`); no full reduction between steps.
-//! - **Registers**: `h`, the multiplier's 9 limbs, the message and the 5 products need
-//!   about 24 of the 32 vector registers: no spills.
+//! - **Carries**: once per step, two chains side by side, as in `avx2/poly1305.rs`; no full
+//!   reduction between steps. About 24 of the 32 vector registers: no spills.
 //!
-//! Whole pairs only, from [`MIN_BLOCKS`] blocks per call: shorter calls and a last odd
-//! block take the portable step (`neon.rs`, `poly1305_blocks`). Nothing here was measured
-//! on ARM (see `DECISIONS.md`, § neon).
+//! Whole pairs only, from [`MIN_BLOCKS`] blocks per call; shorter calls and a last odd block
+//! take the portable step. Not measured on ARM (`DECISIONS.md`, § neon).
 
 use core::arch::aarch64::{
     uint32x2_t, uint64x2_t, vadd_u32, vaddq_u64, vaddv_u32, vandq_u64, vcreate_u32, vdupq_n_u64, vld1q_u8,
@@ -29,9 +25,8 @@ use chacha_core::poly1305::{Accumulator, MacBlock, from_limbs, to_limbs};
 
 use super::Neon;
 
-/// Blocks per call from which [`Neon::poly1305_pairs`] runs: the `avx2` kernel's measured
-/// threshold (32 blocks on Intel). Not measured on ARM, where the portable step's 64-bit
-/// products (`mul` + `umulh`) are cheap too.
+/// Blocks per call from which [`Neon::poly1305_pairs`] runs: the `avx2` kernel's threshold
+/// (measured on Intel; on ARM the portable step's `mul` + `umulh` are cheap too).
 pub(super) const MIN_BLOCKS: usize = 32;
 
 /// The low 26 bits of a 64-bit lane.
@@ -67,16 +62,14 @@ impl Neon {
         let [r1, r2] = acc.r_powers::<2>();
         let (r1, r2) = (to_limbs::<5>(r1, 26), to_limbs::<5>(r2, 26));
         let h = to_limbs::<5>(acc.h(), 26);
-        // SAFETY: a Neon exists only if detect() saw NEON, the only feature pairs_neon
-        // enables.
+        // SAFETY: a Neon exists only if detect() saw NEON, the only feature pairs_neon enables.
         let h = unsafe { pairs_neon(h, [r2, r2], [r2, r1], pairs) };
         acc.set_h(from_limbs(&h, 26));
     }
 }
 
-/// The vector loop: `h` (five 26-bit limbs, the last below 2^27) absorbs `pairs`, the last
-/// multiplied by `last` instead of `step`; returns the sum of the lanes' limbs (each below
-/// 2^28).
+/// `h` (26-bit limbs, the last below 2^27) absorbs `pairs`, the last pair multiplied by
+/// `last` instead of `step`; returns the sum of the lanes' limbs (each below 2^28).
 #[target_feature(enable = "neon")]
 fn pairs_neon(h: [u64; 5], step: [[u64; 5]; 2], last: [[u64; 5]; 2], pairs: &[[MacBlock; 2]]) -> [u64; 5] {
     let step = Multiplier::new(step);
@@ -92,8 +85,7 @@ fn pairs_neon(h: [u64; 5], step: [[u64; 5]; 2], last: [[u64; 5]; 2], pairs: &[[M
     [sum(acc[0]), sum(acc[1]), sum(acc[2]), sum(acc[3]), sum(acc[4])]
 }
 
-/// One block as its low and high 64 bits (little-endian: `build.rs` compiles this module
-/// on little-endian targets only).
+/// One block as its low and high 64 bits (this module is little-endian only).
 #[target_feature(enable = "neon")]
 #[inline]
 fn load(block: &MacBlock) -> uint64x2_t {
@@ -141,12 +133,10 @@ fn add(h: [uint32x2_t; 5], m: [uint32x2_t; 5]) -> [uint32x2_t; 5] {
 
 /// `h · k` mod p in both lanes, carried lazily and narrowed back to 32-bit lanes.
 ///
-/// Bounds (per lane), as the `avx2` kernel's: `h` limbs below 2^27.4 (a carried limb below
-/// 2^26 + 2^10 plus a message limb below 2^26, or on the first step the accumulator's limb
-/// 4, below 2^27, plus the message's, below 2^25), so `h + m` does not wrap 32 bits; `k`'s
-/// limbs below 2^26, `5 · k` below 2^28.4. Each product is below 2^56 and each sum of five
-/// below 2^58.4, in 64 bits; the carried limbs (below 2^26 + 2^10, see [`carry`]) fit the
-/// narrowing to 32 bits.
+/// Bounds (per lane), as the `avx2` kernel's: `h + m` limbs below 2^27.4 (a carried limb,
+/// below 2^26 + 2^10, plus a message limb below 2^26; on the first step limb 4 is below
+/// 2^27 + 2^25); `k` below 2^26, `5 · k` below 2^28.4. Each sum of five products is below
+/// 2^58.4 in 64 bits; the carried limbs ([`carry`]) fit the narrowing to 32 bits.
 #[target_feature(enable = "neon")]
 #[inline]
 fn mul(h: [uint32x2_t; 5], k: &Multiplier) -> [uint32x2_t; 5] {
@@ -169,10 +159,9 @@ fn mul(h: [uint32x2_t; 5], k: &Multiplier) -> [uint32x2_t; 5] {
     [vmovn_u64(d[0]), vmovn_u64(d[1]), vmovn_u64(d[2]), vmovn_u64(d[3]), vmovn_u64(d[4])]
 }
 
-/// The carries of a product, lazily: two chains side by side, limb 4's carry wrapping to
-/// limb 0 times 5. For limbs below 2^59 in, limbs 0, 2 and 3 come out below 2^26, limb 1
-/// below 2^26 + 2^10 and limb 4 below 2^26 + 2^9 (the steps are derived at the `avx2`
-/// kernel's `carry`, which this one follows step by step).
+/// The carries of a product, lazily (step by step as the `avx2` kernel's `carry`, where the
+/// bounds are derived): for limbs below 2^59 in, limbs 0, 2, 3 come out below 2^26, limb 1
+/// below 2^26 + 2^10, limb 4 below 2^26 + 2^9.
 #[target_feature(enable = "neon")]
 #[inline]
 fn carry([mut d0, mut d1, mut d2, mut d3, mut d4]: [uint64x2_t; 5]) -> [uint64x2_t; 5] {
