@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | ≥ 16 whole | `sliced8_from_head`, repeated: each set's first double round from the head | word-sliced: `x[i]` = word `i` of 8 blocks, block `j` in lane `j` |
 //! | ≥ 8 (and 7, one block wasted) | `sliced8_whole` / `sliced8` | same |
-//! | 5, 6 | `rows6`: three row chains (5: one block wasted) | rows: one register per state row, 2 blocks per `__m256i` |
+//! | 5, 6 | `rows6`: three row chains (5: one block wasted; `rows_kernel!` writes `rows2`…`rows6`) | rows: one register per state row, 2 blocks per `__m256i` |
 //! | 3, 4 | `rows4`: two row chains (3: one block wasted) | same |
 //! | 2 | `rows2`: one row chain | same |
 //! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
@@ -354,7 +354,7 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
         0 => {}
         // In every arm the kernels write exactly the blocks `done..blocks`.
         1 => rows1::<R, V, XOR>(w, counter, d, done),
-        2 => rows2::<R, V, XOR>(w, counter, d, done, masks),
+        2 => rows2::<R, V, XOR>(w, counter, d, done, 2, masks),
         3 => rows4::<R, V, XOR>(w, counter, d, done, 3, masks),
         4 => rows4::<R, V, XOR>(w, counter, d, done, 4, masks),
         5 => rows6::<R, V, XOR>(w, counter, d, done, 5, masks),

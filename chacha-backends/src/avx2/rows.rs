@@ -124,112 +124,62 @@ fn put_rows<const XOR: bool>(d: Dest<'_, XOR>, base: usize, r: [__m256i; 4], bot
     }
 }
 
-/// Blocks `base`, `base + 1`: one chain of rows.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn rows2<R: Rounds, V: Variant, const XOR: bool>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest<'_, XOR>,
-    base: usize,
-    m: Masks,
-) {
-    let input = input_rows2::<V>(w, counter);
-    let [mut a, mut b, mut c, mut dd] = input;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows!(ymm; a, b, c, dd, m);
-        to_diagonals!(ymm; a, c, dd);
-        qr_rows!(ymm; a, b, c, dd, m);
-        to_columns!(ymm; a, c, dd);
-    }
-    let out = [
-        _mm256_add_epi32(a, input[0]),
-        _mm256_add_epi32(b, input[1]),
-        _mm256_add_epi32(c, input[2]),
-        _mm256_add_epi32(dd, input[3]),
-    ];
-    put_rows::<XOR>(d, base, out, true);
-}
-
-/// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows, interleaved.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn rows4<R: Rounds, V: Variant, const XOR: bool>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest<'_, XOR>,
-    base: usize,
-    n: usize,
-    m: Masks,
-) {
-    let i0 = input_rows2::<V>(w, counter);
-    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
-    let [mut a0, mut b0, mut c0, mut d0] = i0;
-    let [mut a1, mut b1, mut c1, mut d1] = i1;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows!(ymm; a0, b0, c0, d0, m);
-        qr_rows!(ymm; a1, b1, c1, d1, m);
-        to_diagonals!(ymm; a0, c0, d0);
-        to_diagonals!(ymm; a1, c1, d1);
-        qr_rows!(ymm; a0, b0, c0, d0, m);
-        qr_rows!(ymm; a1, b1, c1, d1, m);
-        to_columns!(ymm; a0, c0, d0);
-        to_columns!(ymm; a1, c1, d1);
-    }
-    let o0 = [
-        _mm256_add_epi32(a0, i0[0]),
-        _mm256_add_epi32(b0, i0[1]),
-        _mm256_add_epi32(c0, i0[2]),
-        _mm256_add_epi32(d0, i0[3]),
-    ];
-    let o1 = [
-        _mm256_add_epi32(a1, i1[0]),
-        _mm256_add_epi32(b1, i1[1]),
-        _mm256_add_epi32(c1, i1[2]),
-        _mm256_add_epi32(d1, i1[3]),
-    ];
-    put_rows::<XOR>(d, base, o0, true);
-    put_rows::<XOR>(d, base + 2, o1, n == 4);
-}
-
-/// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows, interleaved.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn rows6<R: Rounds, V: Variant, const XOR: bool>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest<'_, XOR>,
-    base: usize,
-    n: usize,
-    m: Masks,
-) {
-    let i0 = input_rows2::<V>(w, counter);
-    let i1 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 2)];
-    let i2 = [i0[0], i0[1], i0[2], add_counter256::<V>(i0[3], 4)];
-    let [mut a0, mut b0, mut c0, mut d0] = i0;
-    let [mut a1, mut b1, mut c1, mut d1] = i1;
-    let [mut a2, mut b2, mut c2, mut d2] = i2;
-    for _ in 0..R::DOUBLE_ROUNDS {
-        qr_rows!(ymm; a0, b0, c0, d0, m);
-        qr_rows!(ymm; a1, b1, c1, d1, m);
-        qr_rows!(ymm; a2, b2, c2, d2, m);
-        to_diagonals!(ymm; a0, c0, d0);
-        to_diagonals!(ymm; a1, c1, d1);
-        to_diagonals!(ymm; a2, c2, d2);
-        qr_rows!(ymm; a0, b0, c0, d0, m);
-        qr_rows!(ymm; a1, b1, c1, d1, m);
-        qr_rows!(ymm; a2, b2, c2, d2, m);
-        to_columns!(ymm; a0, c0, d0);
-        to_columns!(ymm; a1, c1, d1);
-        to_columns!(ymm; a2, c2, d2);
-    }
-    let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
-        core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
+/// A kernel of `2·C` blocks from `base` on in `C` row chains, interleaved step by step:
+/// each chain `(input, a, b, c, d)`, the first and then those `at k`, holds blocks
+/// `base + 2k`, `base + 2k + 1`. All `2·C` are computed; the last chain's second block is
+/// written only if `n` (`2·C − 1` or `2·C`) says so.
+macro_rules! rows_kernel {
+    (
+        $(#[$doc:meta])* $name:ident: ($i0:ident, $a0:ident, $b0:ident, $c0:ident, $d0:ident)
+        $(, ($i:ident, $a:ident, $b:ident, $c:ident, $d:ident) at $k:literal)*
+    ) => {
+        $(#[$doc])*
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        pub(super) fn $name<R: Rounds, V: Variant, const XOR: bool>(
+            w: &[u32; 16],
+            counter: u64,
+            d: Dest<'_, XOR>,
+            base: usize,
+            n: usize,
+            m: Masks,
+        ) {
+            const CHAINS: usize = 1 + <[usize]>::len(&[$($k),*]);
+            let $i0 = input_rows2::<V>(w, counter);
+            $( let $i = [$i0[0], $i0[1], $i0[2], add_counter256::<V>($i0[3], 2 * $k)]; )*
+            let [mut $a0, mut $b0, mut $c0, mut $d0] = $i0;
+            $( let [mut $a, mut $b, mut $c, mut $d] = $i; )*
+            for _ in 0..R::DOUBLE_ROUNDS {
+                qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
+                $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
+                to_diagonals!(ymm; $a0, $c0, $d0);
+                $( to_diagonals!(ymm; $a, $c, $d); )*
+                qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
+                $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
+                to_columns!(ymm; $a0, $c0, $d0);
+                $( to_columns!(ymm; $a, $c, $d); )*
+            }
+            let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
+                core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
+            };
+            put_rows::<XOR>(d, base, add([$a0, $b0, $c0, $d0], $i0), CHAINS > 1 || n == 2);
+            $( put_rows::<XOR>(d, base + 2 * $k, add([$a, $b, $c, $d], $i), $k + 1 < CHAINS || n == 2 * CHAINS); )*
+        }
     };
-    put_rows::<XOR>(d, base, add([a0, b0, c0, d0], i0), true);
-    put_rows::<XOR>(d, base + 2, add([a1, b1, c1, d1], i1), true);
-    put_rows::<XOR>(d, base + 4, add([a2, b2, c2, d2], i2), n == 6);
 }
+
+rows_kernel!(
+    /// Blocks `base`, `base + 1`: one chain of rows.
+    rows2: (i0, a0, b0, c0, d0)
+);
+rows_kernel!(
+    /// Blocks `base .. base + n` (`n` is 3 or 4): two chains of rows.
+    rows4: (i0, a0, b0, c0, d0), (i1, a1, b1, c1, d1) at 1
+);
+rows_kernel!(
+    /// Blocks `base .. base + n` (`n` is 5 or 6): three chains of rows.
+    rows6: (i0, a0, b0, c0, d0), (i1, a1, b1, c1, d1) at 1, (i2, a2, b2, c2, d2) at 2
+);
 
 // ---- 1 block.
 
