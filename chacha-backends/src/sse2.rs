@@ -71,13 +71,13 @@ impl Kernel for Sse2 {
         let (inp, out) = buf.into_raw();
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2
         // enables; the parts are an `InOutBuf`'s, whose borrow this call holds.
-        unsafe { xor_sse2::<R, V>(state, inp, out, len, tail) }
+        unsafe { xor_sse2::<V>(state, R::DOUBLE_ROUNDS, inp, out, len, tail) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_sse2 enables.
-        unsafe { fill_sse2::<R, V>(state, out) }
+        unsafe { fill_sse2::<V>(state, R::DOUBLE_ROUNDS, out) }
     }
 
     #[inline]
@@ -112,8 +112,9 @@ type Rows = [__m128i; 4];
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-unsafe fn xor_sse2<R: Rounds, V: Variant>(
+unsafe fn xor_sse2<V: Variant>(
     state: &State<V>,
+    double_rounds: usize,
     inp: *const u8,
     out: *mut u8,
     len: usize,
@@ -128,7 +129,8 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
     while left(&pending) >= W {
-        let ([b0, b1, b2, b3], w4) = sliced4::<R, V, SCALAR_BLOCK, IN_XOR_LOOP, true>(state, counter, &heads);
+        let ([b0, b1, b2, b3], w4) =
+            sliced4::<V, SCALAR_BLOCK, IN_XOR_LOOP, true>(state, double_rounds, counter, &heads);
         if pending.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
             return finish(&ks[..W], pending, partial, tail);
@@ -148,11 +150,11 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
     }
     match left(&pending) {
         0 => {}
-        1 => finish(&row_blocks::<R, V, 1>(state, counter), pending, partial, tail),
-        2 => finish(&row_blocks::<R, V, 2>(state, counter), pending, partial, tail),
-        3 => finish(&row_blocks::<R, V, 3>(state, counter), pending, partial, tail),
+        1 => finish(&row_blocks::<V, 1>(state, double_rounds, counter), pending, partial, tail),
+        2 => finish(&row_blocks::<V, 2>(state, double_rounds, counter), pending, partial, tail),
+        3 => finish(&row_blocks::<V, 3>(state, double_rounds, counter), pending, partial, tail),
         _ => finish(
-            &sliced4::<R, V, false, IN_XOR_END, true>(state, counter, &heads).0,
+            &sliced4::<V, false, IN_XOR_END, true>(state, double_rounds, counter, &heads).0,
             pending,
             partial,
             tail,
@@ -164,13 +166,13 @@ unsafe fn xor_sse2<R: Rounds, V: Variant>(
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Block]) {
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
     let mut rest = out;
     while rest.len() >= W {
         let ([b0, b1, b2, b3], w4) =
-            sliced4::<R, V, SCALAR_BLOCK, IN_FILL_LOOP, true>(state, counter, &heads);
+            sliced4::<V, SCALAR_BLOCK, IN_FILL_LOOP, true>(state, double_rounds, counter, &heads);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -187,10 +189,13 @@ fn fill_sse2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     }
     match rest.len() {
         0 => {}
-        1 => store_blocks(rest, &row_blocks::<R, V, 1>(state, counter)),
-        2 => store_blocks(rest, &row_blocks::<R, V, 2>(state, counter)),
-        3 => store_blocks(rest, &row_blocks::<R, V, 3>(state, counter)),
-        _ => store_blocks(rest, &sliced4::<R, V, false, IN_FILL_END, true>(state, counter, &heads).0),
+        1 => store_blocks(rest, &row_blocks::<V, 1>(state, double_rounds, counter)),
+        2 => store_blocks(rest, &row_blocks::<V, 2>(state, double_rounds, counter)),
+        3 => store_blocks(rest, &row_blocks::<V, 3>(state, double_rounds, counter)),
+        _ => store_blocks(
+            rest,
+            &sliced4::<V, false, IN_FILL_END, true>(state, double_rounds, counter, &heads).0,
+        ),
     }
 }
 
@@ -206,7 +211,7 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
         load16(k1.try_into().expect("16 bytes")),
         load16(input),
     ]];
-    row_rounds::<R, 1>(&mut x);
+    row_rounds::<1>(&mut x, R::DOUBLE_ROUNDS);
     subkey(&x[0])
 }
 
@@ -215,7 +220,7 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: u64) -> [Rows; N] {
+fn row_blocks<V: Variant, const N: usize>(state: &State<V>, double_rounds: usize, counter: u64) -> [Rows; N] {
     let mut input = [[_mm_setzero_si128(); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         let w = state.words_at(counter.wrapping_add(k as u64));
@@ -225,7 +230,7 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: 
         }
     }
     let mut x = input;
-    row_rounds::<R, N>(&mut x);
+    row_rounds::<N>(&mut x, double_rounds);
     for (rows, input) in x.iter_mut().zip(&input) {
         for (v, &i) in rows.iter_mut().zip(input) {
             *v = _mm_add_epi32(*v, i);
@@ -234,11 +239,11 @@ fn row_blocks<R: Rounds, V: Variant, const N: usize>(state: &State<V>, counter: 
     x
 }
 
-/// `R::DOUBLE_ROUNDS` double rounds on N blocks in row layout.
+/// `double_rounds` double rounds on N blocks in row layout.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
-    for _ in 0..R::DOUBLE_ROUNDS {
+fn row_rounds<const N: usize>(x: &mut [Rows; N], double_rounds: usize) {
+    repeat_rounds!(double_rounds, {
         row_quarter_rounds(x);
         // Columns to diagonals, row b in place (the last row a round writes and the first
         // the next reads). Lane j then holds the diagonal (a[j-1], b[j], c[j+1], d[j+2]):
@@ -262,7 +267,7 @@ fn row_rounds<R: Rounds, const N: usize>(x: &mut [Rows; N]) {
             rows[2] = _mm_shuffle_epi32::<0x93>(rows[2]);
             rows[3] = _mm_shuffle_epi32::<0x4e>(rows[3]);
         }
-    }
+    });
 }
 
 /// Four quarter rounds per block, one per lane, for N blocks step by step.

@@ -14,7 +14,7 @@ use core::arch::x86_64::{
     _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
-use chacha_core::{Rounds, State, Variant};
+use chacha_core::{State, Variant};
 
 use super::{Rows, rotl, rotl16};
 use crate::{
@@ -68,8 +68,9 @@ pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// own instance, which LLVM inlines (one shared instance stayed out of line).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
+pub(super) fn sliced4<V: Variant, const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
     state: &State<V>,
+    mut double_rounds: usize,
     counter: u64,
     heads: &Heads,
 ) -> ([Rows; 4], [u32; 16]) {
@@ -92,7 +93,6 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
     let scalar_input = if SCALAR { state.words_at(lane(4)) } else { [0; 16] };
     let mut x = input;
     let mut y = scalar_input;
-    let mut double_rounds = R::DOUBLE_ROUNDS;
     if HEAD {
         // The first double round from the head: the counter quarter round of the column
         // round and what is left of the diagonal round.
@@ -126,7 +126,7 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
         }
         double_rounds -= 1;
     }
-    for _ in 0..double_rounds {
+    repeat_rounds!(double_rounds, {
         // Two quarter rounds at a time (10 of the 16 xmm registers), the other pair's words
         // waiting; the scalar block's quarter rounds spread between them.
         quarter_round_pair!(x, [0, 4, 8, 12], [1, 5, 9, 13]);
@@ -149,7 +149,7 @@ pub(super) fn sliced4<R: Rounds, V: Variant, const SCALAR: bool, const CALLER: u
             quarter_round(&mut y, 2, 7, 8, 13);
             quarter_round(&mut y, 3, 4, 9, 14);
         }
-    }
+    });
     for (v, i) in x.iter_mut().zip(input) {
         *v = _mm_add_epi32(*v, i);
     }
