@@ -188,7 +188,7 @@ impl Kernel for Avx512 {
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are a `Cursor`'s.
-        unsafe { run_xor::<V>(self.steps::<R>(), state, inp, out, len, tail) }
+        unsafe { run::<V, true>(self.steps::<R>(), state, inp, out, len, Some(tail)) }
     }
 
     #[inline]
@@ -206,7 +206,7 @@ impl Kernel for Avx512 {
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are a `Cursor`'s.
-        unsafe { run_fill::<V>(self.steps::<R>(), state, inp, out, len) }
+        unsafe { run::<V, false>(self.steps::<R>(), state, inp, out, len, None) }
     }
 
     #[inline]
@@ -393,70 +393,52 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 // ---- Width rules.
 
 /// The double rounds of a request and whether the one-chain row kernels take split
-/// steps ([`RotateForm`]), in one word: a seventh argument to [`run_xor`] went through
-/// the stack, and its caller could not jump to it (a frame and a call more per request).
+/// steps ([`RotateForm`]), in one word: a seventh argument to [`run`] went through the
+/// stack, and its callers could not jump to it (a frame and a call more per request).
 #[derive(Clone, Copy)]
 struct Steps(usize);
 
 impl Steps {
+    #[inline(always)]
     fn double_rounds(self) -> usize {
         self.0 >> 1
     }
 
+    #[inline(always)]
     fn split(self) -> bool {
         self.0 & 1 == 1
     }
-}
-
-/// [`run`] of an `xor`, for every round count (`double_rounds`): one instance, not one per
-/// round count. Out of line: an `#[inline]` one would be emitted in each codegen unit that
-/// calls it (each round count's entry points are one, `compiled.rs`).
-/// # Safety
-/// As [`run`].
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_xor<V: Variant>(
-    steps: Steps,
-    state: &State<V>,
-    inp: *const u8,
-    out: *mut u8,
-    len: usize,
-    tail: &mut Block,
-) {
-    // SAFETY: the caller's guarantee.
-    unsafe { run::<V, true>(steps.double_rounds(), state, inp, out, len, tail, steps.split()) }
-}
-
-/// [`run`] of a `fill`, as [`run_xor`]. Its `tail` is made here, not by the caller: the
-/// caller would zero it and could not jump to this function (the buffer is in its frame).
-/// # Safety
-/// As [`run`].
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_fill<V: Variant>(steps: Steps, state: &State<V>, inp: *const u8, out: *mut u8, len: usize) {
-    // Never written: a fill has no partial block.
-    let mut unused = [0u8; BLOCK_LEN];
-    // SAFETY: the caller's guarantee.
-    unsafe { run::<V, false>(steps.double_rounds(), state, inp, out, len, &mut unused, steps.split()) }
 }
 
 /// Every block of the request, by the module header's width rules. The cursor comes as
 /// the three words of [`Cursor::into_parts`], so that it lives in registers: as a `Cursor`
 /// or `&mut Cursor` it went through memory, a store per block written (DECISIONS.md, § Shared by
 /// the x86 backends).
+///
+/// One instance per operation for every round count (`steps`), out of line: an `#[inline]`
+/// one is emitted in each codegen unit that calls it, and each round count's entry points
+/// are one (`compiled.rs`). `tail`: `None` for a `fill` (no partial block), so that its
+/// caller neither makes one nor keeps a frame for it, and jumps here.
 /// # Safety
 /// As [`Cursor::from_parts`].
-#[inline]
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 unsafe fn run<V: Variant, const XOR: bool>(
-    double_rounds: usize,
+    steps: Steps,
     state: &State<V>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
-    tail: &mut Block,
-    split: bool,
+    tail: Option<&mut Block>,
 ) {
+    let (double_rounds, split) = (steps.double_rounds(), steps.split());
+    // Never written: a fill has no partial block. Chosen by `XOR`, not by `tail` (LLVM kept
+    // a zeroed block on the stack of every `xor` for a select at run time).
+    let mut unused = [0u8; BLOCK_LEN];
+    let tail = if XOR { tail.expect("an xor has a tail") } else { &mut unused };
+    // A fill is whole blocks (its caller's `&mut [Block]`); said again here, where that
+    // knowledge no longer reaches (`run` is not inlined), so the partial-block tests fold.
+    let len = if XOR { len } else { len - len % BLOCK_LEN };
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
     let mut counter = state.counter();
@@ -513,7 +495,7 @@ unsafe fn run_one_block<R: Rounds, V: Variant, const XOR: bool, const SPLIT: boo
     rows1::<V, XOR, SPLIT>(R::DOUBLE_ROUNDS, state, counter, io, tail);
 }
 
-/// A `fill` of one block: [`run_one_block`], its `tail` made here (see [`run_fill`]).
+/// A `fill` of one block: [`run_one_block`], its `tail` made here (see [`run`]).
 /// # Safety
 /// As [`run`].
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
