@@ -148,6 +148,11 @@ impl Avx512 {
         self.steps == RotateForm::Split
     }
 
+    /// [`run`]'s round count and row steps for `R` on this CPU.
+    fn steps<R: Rounds>(self) -> Steps {
+        Steps(R::DOUBLE_ROUNDS << 1 | self.split() as usize)
+    }
+
     /// An AEAD's bulk step: on IFMA, long messages in one pass with `r`'s powers computed
     /// once; the rest in the default pieces.
     #[inline]
@@ -175,25 +180,33 @@ impl Kernel for Avx512 {
             let counter = state.counter();
             return if self.split() {
                 // SAFETY: as below.
-                unsafe { run_one_block::<R, V, true>(state, counter, inp, out, len, tail) }
+                unsafe { run_one_block::<R, V, true, true>(state, counter, inp, out, len, tail) }
             } else {
                 // SAFETY: as below.
-                unsafe { run_one_block::<R, V, false>(state, counter, inp, out, len, tail) }
+                unsafe { run_one_block::<R, V, true, false>(state, counter, inp, out, len, tail) }
             };
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are a `Cursor`'s.
-        unsafe { run::<R, V, true>(state, inp, out, len, tail, self.split()) }
+        unsafe { run::<V, true>(self.steps::<R>(), state, inp, out, len, Some(tail)) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
         let (inp, out, len) = Cursor::fill(out).into_parts();
-        // Never written: a fill has no partial block.
-        let mut unused = [0u8; BLOCK_LEN];
+        if len == BLOCK_LEN {
+            let counter = state.counter();
+            return if self.split() {
+                // SAFETY: as below.
+                unsafe { fill_one_block::<R, V, true>(state, counter, inp, out, len) }
+            } else {
+                // SAFETY: as below.
+                unsafe { fill_one_block::<R, V, false>(state, counter, inp, out, len) }
+            };
+        }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // the parts are a `Cursor`'s.
-        unsafe { run::<R, V, false>(state, inp, out, len, &mut unused, self.split()) }
+        unsafe { run::<V, false>(self.steps::<R>(), state, inp, out, len, None) }
     }
 
     #[inline]
@@ -379,22 +392,53 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 
 // ---- Width rules.
 
+/// The double rounds of a request and whether the one-chain row kernels take split
+/// steps ([`RotateForm`]), in one word: a seventh argument to [`run`] went through the
+/// stack, and its callers could not jump to it (a frame and a call more per request).
+#[derive(Clone, Copy)]
+struct Steps(usize);
+
+impl Steps {
+    #[inline(always)]
+    fn double_rounds(self) -> usize {
+        self.0 >> 1
+    }
+
+    #[inline(always)]
+    fn split(self) -> bool {
+        self.0 & 1 == 1
+    }
+}
+
 /// Every block of the request, by the module header's width rules. The cursor comes as
 /// the three words of [`Cursor::into_parts`], so that it lives in registers: as a `Cursor`
 /// or `&mut Cursor` it went through memory, a store per block written (DECISIONS.md, § Shared by
 /// the x86 backends).
+///
+/// One instance per operation for every round count (`steps`), out of line: an `#[inline]`
+/// one is emitted in each codegen unit that calls it, and each round count's entry points
+/// are one (`compiled.rs`). `tail`: `None` for a `fill` (no partial block), so that its
+/// caller neither makes one nor keeps a frame for it, and jumps here.
 /// # Safety
 /// As [`Cursor::from_parts`].
-#[inline]
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
+unsafe fn run<V: Variant, const XOR: bool>(
+    steps: Steps,
     state: &State<V>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
-    tail: &mut Block,
-    split: bool,
+    tail: Option<&mut Block>,
 ) {
+    let (double_rounds, split) = (steps.double_rounds(), steps.split());
+    // Never written: a fill has no partial block. Chosen by `XOR`, not by `tail` (LLVM kept
+    // a zeroed block on the stack of every `xor` for a select at run time).
+    let mut unused = [0u8; BLOCK_LEN];
+    let tail = if XOR { tail.expect("an xor has a tail") } else { &mut unused };
+    // A fill is whole blocks (its caller's `&mut [Block]`); said again here, where that
+    // knowledge no longer reaches (`run` is not inlined), so the partial-block tests fold.
+    let len = if XOR { len } else { len - len % BLOCK_LEN };
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
     let mut counter = state.counter();
@@ -403,39 +447,42 @@ unsafe fn run<R: Rounds, V: Variant, const XOR: bool>(
     // keeping the 16-block kernel inline).
     if io.blocks() >= 31 {
         // Two sets or more: each set starts from the head.
-        counter = sliced16_sets::<R, V, XOR>(state, counter, io, tail);
+        counter = sliced16_sets::<V, XOR>(double_rounds, state, counter, io, tail);
     } else if io.len() >= 16 * BLOCK_LEN {
-        sliced16::<R, V, XOR, true>(state, counter, io, tail);
+        sliced16::<V, XOR, true>(double_rounds, state, counter, io, tail);
         counter = counter.wrapping_add(16);
     } else if io.blocks() >= 15 {
-        sliced16::<R, V, XOR, false>(state, counter, io, tail);
+        sliced16::<V, XOR, false>(double_rounds, state, counter, io, tail);
         counter = counter.wrapping_add(16);
     }
     match (io.blocks(), split) {
         (0, _) => {}
-        (1, false) => rows1::<R, V, XOR, false>(state, counter, io, tail),
-        (1, true) => rows1::<R, V, XOR, true>(state, counter, io, tail),
-        (2, false) => rows2::<R, V, XOR, false>(state, counter, io, tail),
-        (2, true) => rows2::<R, V, XOR, true>(state, counter, io, tail),
-        (3 | 4, _) => rows4::<R, V, XOR, false>(state, counter, io, tail),
-        (5, _) => rows5::<R, V, XOR, false>(state, counter, io, tail),
-        (6, _) => rows6::<R, V, XOR, false>(state, counter, io, tail),
-        (7 | 8, _) => rows8::<R, V, XOR, false>(state, counter, io, tail),
-        (9, _) => rows9::<R, V, XOR, false>(state, counter, io, tail),
-        (10, _) => rows10::<R, V, XOR, false>(state, counter, io, tail),
-        (11 | 12, _) => rows12::<R, V, XOR, false>(state, counter, io, tail),
-        (13, _) => rows13::<R, V, XOR, false>(state, counter, io, tail),
-        _ => rows14::<R, V, XOR, false>(state, counter, io, tail),
+        (1, false) => rows1::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (1, true) => rows1::<V, XOR, true>(double_rounds, state, counter, io, tail),
+        (2, false) => rows2::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (2, true) => rows2::<V, XOR, true>(double_rounds, state, counter, io, tail),
+        (3 | 4, _) => rows4::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (5, _) => rows5::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (6, _) => rows6::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (7 | 8, _) => rows8::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (9, _) => rows9::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (10, _) => rows10::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (11 | 12, _) => rows12::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (13, _) => rows13::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        _ => rows14::<V, XOR, false>(double_rounds, state, counter, io, tail),
     }
 }
 
 /// A request of 1–64 bytes: `rows1` alone, without [`run`]'s frame. `counter` comes from the
 /// caller: read here, it joined a 16-byte load that cannot be store-forwarded from the
-/// counter's 4-byte store (DECISIONS.md, § Shared by the x86 backends).
+/// counter's 4-byte store (DECISIONS.md, § Shared by the x86 backends). One instance per
+/// round count, unlike `run`: with seven arguments the caller could not jump to it, and the
+/// constant count lets LLVM unroll the short round loop (a few hundred bytes each).
 /// # Safety
 /// As [`run`].
+#[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
+unsafe fn run_one_block<R: Rounds, V: Variant, const XOR: bool, const SPLIT: bool>(
     state: &State<V>,
     counter: u64,
     inp: *const u8,
@@ -444,6 +491,23 @@ unsafe fn run_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
     tail: &mut Block,
 ) {
     // SAFETY: the caller's guarantee.
-    let io = &mut unsafe { Cursor::<true>::from_parts(inp, out, len) };
-    rows1::<R, V, true, SPLIT>(state, counter, io, tail);
+    let io = &mut unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
+    rows1::<V, XOR, SPLIT>(R::DOUBLE_ROUNDS, state, counter, io, tail);
+}
+
+/// A `fill` of one block: [`run_one_block`], its `tail` made here (see [`run`]).
+/// # Safety
+/// As [`run`].
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+unsafe fn fill_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
+    state: &State<V>,
+    counter: u64,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+) {
+    // Never written: a fill has no partial block.
+    let mut unused = [0u8; BLOCK_LEN];
+    // SAFETY: the caller's guarantee.
+    unsafe { run_one_block::<R, V, false, SPLIT>(state, counter, inp, out, len, &mut unused) }
 }

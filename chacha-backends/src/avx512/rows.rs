@@ -234,11 +234,11 @@ impl Rows<__m512i> {
     }
 }
 
-/// `R::DOUBLE_ROUNDS` double rounds on independent row chains, interleaved step by step;
+/// `$n` double rounds on independent row chains, interleaved step by step;
 /// with `split`, in the steps of [`Rows::ad_split`].
 macro_rules! row_double_rounds {
-    ($r:ty, split; $($x:ident),+) => {
-        for _ in 0..<$r>::DOUBLE_ROUNDS {
+    ($n:expr, split; $($x:ident),+) => {
+        for _ in 0..$n {
             $( $x.ad_split::<16, 16, 16>(); )+
             $( $x.cb_split::<12, 12, 20>(); )+
             $( $x.ad_split::<8, 8, 24>(); )+
@@ -251,8 +251,8 @@ macro_rules! row_double_rounds {
             $( $x.undiagonalize(); )+
         }
     };
-    ($r:ty; $($x:ident),+) => {
-        for _ in 0..<$r>::DOUBLE_ROUNDS {
+    ($n:expr; $($x:ident),+) => {
+        for _ in 0..$n {
             $( $x.ad::<16>(); )+
             $( $x.cb::<12>(); )+
             $( $x.ad::<8>(); )+
@@ -268,13 +268,14 @@ macro_rules! row_double_rounds {
 }
 
 /// A row kernel over one or more chains, each named `(state, input copy): type`, the
-/// blocks from `counter` on in chain order.
+/// blocks from `counter` on in chain order, `double_rounds` double rounds.
 macro_rules! rows_kernel {
     ($(#[$doc:meta])* $name:ident: $(($x:ident, $i:ident): $t:ty),+) => {
         $(#[$doc])*
         #[inline]
         #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-        pub(super) fn $name<R: Rounds, V: Variant, const XOR: bool, const SPLIT: bool>(
+        pub(super) fn $name<V: Variant, const XOR: bool, const SPLIT: bool>(
+            double_rounds: usize,
             state: &State<V>,
             counter: u64,
             io: &mut Cursor<'_, XOR>,
@@ -288,9 +289,9 @@ macro_rules! rows_kernel {
             let _ = at;
             $( let mut $x = $i; )+
             if SPLIT {
-                row_double_rounds!(R, split; $($x),+);
+                row_double_rounds!(double_rounds, split; $($x),+);
             } else {
-                row_double_rounds!(R; $($x),+);
+                row_double_rounds!(double_rounds; $($x),+);
             }
             $(
                 $x.add(&$i);
@@ -360,9 +361,9 @@ pub(super) fn hchacha_row<R: Rounds, const SPLIT: bool>(key: &[u8; 32], input: &
         d: row(input),
     };
     if SPLIT {
-        row_double_rounds!(R, split; x);
+        row_double_rounds!(R::DOUBLE_ROUNDS, split; x);
     } else {
-        row_double_rounds!(R; x);
+        row_double_rounds!(R::DOUBLE_ROUNDS; x);
     }
     let mut out = [0u8; 32];
     store_32(&mut out, _mm256_set_m128i(x.d, x.a));

@@ -6,7 +6,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{BLOCK_LEN, Block, Rounds, State, Variant};
+use chacha_core::{BLOCK_LEN, Block, State, Variant};
 
 use crate::cursor::Cursor;
 use crate::head::Heads;
@@ -83,7 +83,8 @@ macro_rules! sliced_put {
 /// of line, returning sixteen zmm would go through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
+pub(super) fn sliced16<V: Variant, const XOR: bool, const WHOLE: bool>(
+    double_rounds: usize,
     state: &State<V>,
     counter: u64,
     io: &mut Cursor<'_, XOR>,
@@ -91,7 +92,11 @@ pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool
 ) {
     let input = sliced_input(state, counter);
     let mut x = input;
-    for _ in 0..R::DOUBLE_ROUNDS {
+    // The first double round out of the loop: it reads `input` and writes `x`, so no
+    // copy of the sixteen words is made before the loop (`double_rounds` is at least 1,
+    // as in `sliced16_from_head`).
+    sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    for _ in 1..double_rounds {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     }
     sliced_put!(x, input, io, tail, WHOLE);
@@ -108,7 +113,8 @@ pub(super) fn sliced16<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool
 /// keeps LLVM from sinking it past the stores. A single set takes [`sliced16`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced16_sets<V: Variant, const XOR: bool>(
+    double_rounds: usize,
     state: &State<V>,
     mut counter: u64,
     io: &mut Cursor<'_, XOR>,
@@ -117,7 +123,7 @@ pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
     let mut heads = Heads::at(state, counter);
     let mut chain = column_chain(&heads.at_counter, counter);
     while io.len() >= 16 * BLOCK_LEN {
-        chain = sliced16_from_head::<R, V, XOR, true>(state, counter, &heads, chain, io, tail);
+        chain = sliced16_from_head::<V, XOR, true>(double_rounds, state, counter, &heads, chain, io, tail);
         counter = counter.wrapping_add(16);
         if V::COUNTER_WORDS == 2 && (counter as u32) < 16 {
             // `Legacy`: word 13 was carried into.
@@ -125,7 +131,7 @@ pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
         }
     }
     if io.blocks() >= 15 {
-        sliced16_from_head::<R, V, XOR, false>(state, counter, &heads, chain, io, tail);
+        sliced16_from_head::<V, XOR, false>(double_rounds, state, counter, &heads, chain, io, tail);
         counter = counter.wrapping_add(16);
     }
     counter
@@ -135,7 +141,8 @@ pub(super) fn sliced16_sets<R: Rounds, V: Variant, const XOR: bool>(
 /// set's [`column_chain`]); returns the next set's chain (see [`sliced16_sets`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>(
+fn sliced16_from_head<V: Variant, const XOR: bool, const WHOLE: bool>(
+    double_rounds: usize,
     state: &State<V>,
     counter: u64,
     heads: &Heads,
@@ -160,12 +167,12 @@ fn sliced16_from_head<R: Rounds, V: Variant, const XOR: bool, const WHOLE: bool>
     }
     [x[0], x[4], x[8], x[12]] = chain;
     sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    for _ in 1..double_rounds {
+        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
+    }
     let mut next = column_chain(&heads.at_counter, counter.wrapping_add(16));
     // Pinned here: see `sliced16_sets`.
     schedule_barrier!(zmm_reg; next[0], next[1], next[2], next[3]);
-    for _ in 1..R::DOUBLE_ROUNDS {
-        sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
-    }
     sliced_put!(x, input, io, tail, WHOLE);
     next
 }
