@@ -28,7 +28,9 @@
 //!
 //! Every function is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]`, so no
 //! intrinsic is left out of line; the double rounds are macros, so no array of vectors goes
-//! through memory. Figures, rejected designs and how to measure them again: `DECISIONS.md`
+//! through memory. The round count is an argument of `run` and the kernels (`Steps`), so
+//! one instance serves ChaCha8, 12 and 20; only the 1–64-byte paths and HChaCha keep `R`.
+//! Figures, rejected designs and how to measure them again: `DECISIONS.md`
 //! in this crate, § avx512 (and § Machine facts for the CPUs).
 
 #[cfg(target_arch = "x86")]
