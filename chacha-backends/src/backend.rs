@@ -169,11 +169,11 @@ impl Kernel for Backend {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        route!(
-            ietf only; R, V, state,
-            |pair, s| pair::xor_then_mac(self, s, acc, buf),
-            Generic(self).xor_then_mac::<R, V>(state, acc, buf)
-        )
+        #[cfg(feature = "aead")]
+        if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {
+            return compiled::r20_aead::xor_then_mac(self, compiled::ietf(state), acc, buf);
+        }
+        Generic(self).xor_then_mac::<R, V>(state, acc, buf)
     }
 
     #[inline]
@@ -183,11 +183,11 @@ impl Kernel for Backend {
         acc: &mut Accumulator,
         buf: InOutBuf<'_, '_, u8>,
     ) {
-        route!(
-            ietf only; R, V, state,
-            |pair, s| pair::mac_then_xor(self, s, acc, buf),
-            Generic(self).mac_then_xor::<R, V>(state, acc, buf)
-        )
+        #[cfg(feature = "aead")]
+        if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {
+            return compiled::r20_aead::mac_then_xor(self, compiled::ietf(state), acc, buf);
+        }
+        Generic(self).mac_then_xor::<R, V>(state, acc, buf)
     }
 }
 

@@ -16,9 +16,9 @@
 //! Each round count is a module of its own (`r20_ietf`, …, made by `rounds!`) with the
 //! [`Kernel`] methods; each function is a `match` over the compiled-in backends (the
 //! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] entry points run the
-//! [`Ietf`] kernels (`rounds!` says how), so only those are compiled. The AEAD's one-pass
-//! steps exist for the `Ietf` layout only (the only one the AEADs use); HChaCha per round
-//! count. Only the pairs a program uses are linked into it: the dispatch in [`Backend`]
+//! [`Ietf`] kernels (`rounds!` says how), so only those are compiled. HChaCha per round
+//! count. The AEAD's one-pass steps, with the `aead` feature, for ChaCha20 and the `Ietf`
+//! layout only (`r20_aead`; ChaCha20-Poly1305's, the AEAD that matters). Only the pairs a program uses are linked into it: the dispatch in [`Backend`]
 //! names one entry point per call, chosen by constants.
 //!
 //! [`Kernel`]: chacha_core::Kernel
@@ -26,9 +26,10 @@
 //! [`Legacy`]: chacha_core::Legacy
 //! [`Ietf`]: chacha_core::Ietf
 
+#[cfg(feature = "aead")]
+use chacha_core::poly1305::Accumulator;
 use chacha_core::{
     BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,
-    poly1305::Accumulator,
 };
 
 use crate::backend::{Backend, Generic};
@@ -61,30 +62,6 @@ macro_rules! rounds {
             #[inline(never)]
             pub(crate) fn fill(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
                 Generic(backend).fill::<$r, Ietf>(state, out)
-            }
-
-            /// [`Kernel::xor_then_mac`] of every backend, for these rounds and the `Ietf`
-            /// layout.
-            #[inline(never)]
-            pub(crate) fn xor_then_mac(
-                backend: Backend,
-                state: &State<Ietf>,
-                acc: &mut Accumulator,
-                buf: InOutBuf<'_, '_, u8>,
-            ) {
-                Generic(backend).xor_then_mac::<$r, Ietf>(state, acc, buf)
-            }
-
-            /// [`Kernel::mac_then_xor`] of every backend, for these rounds and the `Ietf`
-            /// layout.
-            #[inline(never)]
-            pub(crate) fn mac_then_xor(
-                backend: Backend,
-                state: &State<Ietf>,
-                acc: &mut Accumulator,
-                buf: InOutBuf<'_, '_, u8>,
-            ) {
-                Generic(backend).mac_then_xor::<$r, Ietf>(state, acc, buf)
             }
 
             /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
@@ -161,6 +138,37 @@ rounds!(
     r20_ietf, r20_legacy: R20
 );
 
+/// ChaCha20-Poly1305's one-pass steps, beside ChaCha20's kernels (one codegen unit), with
+/// the `aead` feature (which the `chacha20poly1305` front turns on): a program without an
+/// AEAD does not compile Poly1305's kernels (0.35 s of this crate's 2.7 s release build).
+/// The reduced-round AEADs (ChaCha8/12-Poly1305) run [`Generic`]'s, compiled in the caller.
+#[cfg(feature = "aead")]
+pub(crate) mod r20_aead {
+    use super::*;
+
+    /// [`Kernel::xor_then_mac`] of every backend, for ChaCha20 and the `Ietf` layout.
+    #[inline(never)]
+    pub(crate) fn xor_then_mac(
+        backend: Backend,
+        state: &State<Ietf>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        Generic(backend).xor_then_mac::<R20, Ietf>(state, acc, buf)
+    }
+
+    /// [`Kernel::mac_then_xor`] of every backend, for ChaCha20 and the `Ietf` layout.
+    #[inline(never)]
+    pub(crate) fn mac_then_xor(
+        backend: Backend,
+        state: &State<Ietf>,
+        acc: &mut Accumulator,
+        buf: InOutBuf<'_, '_, u8>,
+    ) {
+        Generic(backend).mac_then_xor::<R20, Ietf>(state, acc, buf)
+    }
+}
+
 /// The two [`Ietf`] pieces of a [`Legacy`] request that crosses a carry (the caller checked
 /// it does): the piece from the state's counter, the blocks before the carry (fewer than the
 /// request's, so a `usize`), and the piece from the carry on. (The request fits in the
@@ -212,9 +220,8 @@ pub(crate) fn legacy<V: Variant>(state: &State<V>) -> &State<Legacy> {
 /// associated constant is resolved when the caller's generic code is instantiated, before
 /// any code is generated, so the caller's crate holds one call and names one entry point.
 /// `$pair` is bound to the pair's module and `$state` to the state as its layout's type
-/// in `$call`; a pair not compiled here (a round count of another `Rounds` type, or a
-/// layout the operation has no entry point for, `ietf only`) runs `$fallback`, the
-/// generic kernel.
+/// in `$call`; a pair not compiled here (a round count of another `Rounds` type) runs
+/// `$fallback`, the generic kernel.
 macro_rules! route {
     ($r:ty, $v:ty, $s:expr, |$pair:ident, $state:ident| $call:expr, $fallback:expr) => {
         match <$v as chacha_core::Variant>::COUNTER_WORDS {
@@ -226,15 +233,6 @@ macro_rules! route {
                 let $state = $crate::compiled::legacy($s);
                 route!(@rounds $r, [r8_legacy, r12_legacy, r20_legacy], |$pair| $call, $fallback)
             }
-        }
-    };
-    (ietf only; $r:ty, $v:ty, $s:expr, |$pair:ident, $state:ident| $call:expr, $fallback:expr) => {
-        match <$v as chacha_core::Variant>::COUNTER_WORDS {
-            1 => {
-                let $state = $crate::compiled::ietf($s);
-                route!(@rounds $r, [r8_ietf, r12_ietf, r20_ietf], |$pair| $call, $fallback)
-            }
-            _ => $fallback,
         }
     };
     (@rounds $r:ty, [$r8:ident, $r12:ident, $r20:ident], |$pair:ident| $call:expr, $fallback:expr) => {
