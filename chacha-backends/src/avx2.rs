@@ -73,7 +73,7 @@ mod poly1305;
 mod rows;
 mod sliced8;
 
-use rows::{hchacha_avx2, rows1, rows2, rows4, rows6};
+use rows::{hchacha_avx2, rows1, rows2, rows4, rows6, xor_avx2_one_block};
 use sliced8::{column_chain8, sliced8, sliced8_from_head, sliced8_whole};
 
 cpufeatures::new!(cpuid_avx2, "avx2");
@@ -279,30 +279,6 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
     // SAFETY: the caller's guarantee.
     let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
     run::<R, V, true>(state, cur.blocks(), Dest { cur, tail: Tail::new(tail) });
-    if let Some(p) = cur.partial() {
-        xor_partial(p, tail);
-    }
-}
-
-/// A request of 1–64 bytes: [`rows1`] alone, without [`xor_avx2`]'s frame (register saves
-/// and spills for the 8-block loop). `counter` comes from the caller: read here, LLVM
-/// joined it with the nonce words into a 16-byte load that cannot be store-forwarded from
-/// the counter's 4-byte store (DECISIONS.md, § Shared by the x86 backends).
-/// # Safety
-/// As [`xor_avx2`].
-#[target_feature(enable = "avx2")]
-unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
-    state: &State<V>,
-    counter: u64,
-    inp: *const u8,
-    out: *mut u8,
-    len: usize,
-    tail: &mut Block,
-) {
-    // SAFETY: the caller's guarantee.
-    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
-    // Block 0 is the whole block or the partial one.
-    rows1::<R, V, true>(state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
     if let Some(p) = cur.partial() {
         xor_partial(p, tail);
     }

@@ -8,9 +8,10 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{CONSTANTS, Rounds, Variant};
+use chacha_core::{Block, CONSTANTS, Rounds, State, Variant};
 
-use super::{Dest, Masks, load_16, load_row, store_32};
+use super::{Dest, Masks, load_16, load_row, store_32, xor_partial};
+use crate::cursor::{Cursor, Tail};
 
 /// A quarter round on whole rows (four columns at once, in each 128-bit lane), in `ymm`
 /// (two blocks a register, `rotl256!`) or in `xmm` (one block, `rotl128!`).
@@ -213,6 +214,27 @@ macro_rules! rounds1_xmm {
     }};
 }
 
+/// Block `base` with `$r` rounds: [`rows1`]'s body, a macro so that the one-block entry
+/// point holds it inline for every round count. As a function, ChaCha8's and ChaCha12's
+/// (their round loops unrolled whole) stayed out of line there: a call, and the `Dest`
+/// through memory.
+macro_rules! rows1_inline {
+    ($r:ty, $v:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
+        let (w, counter): (&[u32; 16], u64) = ($w, $counter);
+        // Row d from the counter register and the nonce words: a wider load spanning the
+        // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
+        // DECISIONS.md, § Shared by the x86 backends).
+        let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
+        let [d0, d1, d2, d3] = row_d::<$v>(w, counter);
+        let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
+        let [ra, rb, rc, rd] = rounds1_xmm!($r, [a, b, c, dd]);
+        let (lo, hi) = (
+            _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
+            _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
+        );
+        $d.put_at($base, lo, hi);
+    }};
+}
 /// Block `base`.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -222,18 +244,32 @@ pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
     d: Dest<'_, XOR>,
     base: usize,
 ) {
-    // Row d from the counter register and the nonce words: a wider load spanning the
-    // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
-    // DECISIONS.md, § Shared by the x86 backends).
-    let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
-    let [d0, d1, d2, d3] = row_d::<V>(w, counter);
-    let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
-    let [ra, rb, rc, rd] = rounds1_xmm!(R, [a, b, c, dd]);
-    let (lo, hi) = (
-        _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
-        _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
-    );
-    d.put_at(base, lo, hi);
+    rows1_inline!(R, V, w, counter, d, base)
+}
+
+/// A request of 1–64 bytes: [`rows1`]'s body alone, without the frame of
+/// [`xor_avx2`](super::xor_avx2) (register saves and spills for the 8-block loop).
+/// `counter` comes from the caller: read here, LLVM joined it with the nonce words into a
+/// 16-byte load that cannot be store-forwarded from the counter's 4-byte store
+/// (DECISIONS.md, § Shared by the x86 backends).
+/// # Safety
+/// As [`xor_avx2`](super::xor_avx2).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
+    state: &State<V>,
+    counter: u64,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+    tail: &mut Block,
+) {
+    // SAFETY: the caller's guarantee.
+    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
+    // Block 0 is the whole block or the partial one.
+    rows1_inline!(R, V, state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
+    if let Some(p) = cur.partial() {
+        xor_partial(p, tail);
+    }
 }
 
 #[target_feature(enable = "avx2")]
