@@ -8,6 +8,11 @@
 //! percentiles. Ticks are TSC ticks (`rdtsc` around each call, so a call of a few hundred
 //! ticks carries the ~20-tick cost of reading the TSC).
 //!
+//! `mac` times a one-shot Poly1305 of the buffer on the backend (`Poly1305::new`,
+//! `update_with`, `tag`: the report's Poly1305 rows), `seal` the AEAD's bulk step
+//! (`Kernel::xor_then_mac` of ChaCha20 on a fresh accumulator, then its tag: what
+//! `encrypt_in_place_detached` spends on the message, without the AAD and the lengths).
+//!
 //! `fresh` times the `chacha20` front instead, as the report's fresh-instance rows do: a
 //! sample is a batch of [`FRESH_BATCH`] messages, each a new cipher (`with_backend`) and
 //! one `apply_keystream`, one after the other. Consecutive fresh messages are independent
@@ -28,6 +33,7 @@ use std::process::ExitCode;
 macro_rules! timer {
     ($name:ident, $krate:ident, $v:ident, $nonce:expr) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
+            use $krate::chacha_core::poly1305::{Accumulator, Poly1305};
             use $krate::chacha_core::{Kernel, R8, R12, R20, State, inout::InOutBuf, $v};
             let b = $krate::Backend::by_name(backend)?;
             let state = State::<$v>::new(&[7; 32], &$nonce);
@@ -41,6 +47,16 @@ macro_rules! timer {
                 (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
                 (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
                 (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
+                (Kind::Mac, _) => {
+                    let mut mac = Poly1305::new(black_box(&[7; 32]));
+                    mac.update_with(b, buf);
+                    tail[..16].copy_from_slice(&mac.tag());
+                }
+                (Kind::Seal, _) => {
+                    let mut acc = Accumulator::new(black_box(&[7; 16]));
+                    b.xor_then_mac::<R20, $v>(&state, &mut acc, InOutBuf::from(&mut *buf));
+                    tail[..16].copy_from_slice(&acc.tag(&[0; 16]));
+                }
                 (Kind::Fresh | Kind::Warm, _) => {
                     unreachable!("the front is timed by fresh_timer, warm_timer")
                 }
@@ -162,6 +178,10 @@ enum Kind {
     Xor,
     /// `fill` of the buffer's whole blocks.
     Fill,
+    /// A one-shot Poly1305 of the whole buffer.
+    Mac,
+    /// ChaCha20-Poly1305's bulk step (`xor_then_mac`) over the whole buffer, and the tag.
+    Seal,
     /// A batch of fresh `chacha20` ciphers, each applied to the whole buffer.
     Fresh,
     /// One `chacha20` cipher applied to the whole buffer, a batch of times.
@@ -172,7 +192,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
         eprintln!(
-            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
+            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|mac|seal|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
         );
         return ExitCode::from(2);
     };
@@ -185,8 +205,10 @@ fn main() -> ExitCode {
         "fill-legacy" => (Kind::Fill, true),
         "fresh" => (Kind::Fresh, false),
         "warm" => (Kind::Warm, false),
+        "mac" => (Kind::Mac, false),
+        "seal" => (Kind::Seal, false),
         _ => {
-            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy, fresh or warm, not {op}");
+            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy, mac, seal, fresh or warm, not {op}");
             return ExitCode::from(2);
         }
     };
@@ -225,6 +247,8 @@ fn main() -> ExitCode {
                 (Kind::Fill, false) => "fill ",
                 (Kind::Xor, true) => "xor-legacy ",
                 (Kind::Fill, true) => "fill-legacy",
+                (Kind::Mac, _) => "mac  ",
+                (Kind::Seal, _) => "seal ",
                 (Kind::Fresh, _) => "fresh",
                 (Kind::Warm, _) => "warm ",
             },

@@ -8,7 +8,9 @@
 #   BACKEND  as Backend::name() spells it             [default: the fastest this CPU runs]
 #   OPS      comma-separated: xor, fill (a Kernel call on an Ietf state), xor-legacy,
 #            fill-legacy (the same on a Legacy state: the RNGs', XChaCha's and
-#            ChaCha20Legacy's calls), fresh (batches of 100 fresh
+#            ChaCha20Legacy's calls), mac (a one-shot Poly1305 on the
+#            backend), seal (ChaCha20-Poly1305's bulk step, xor_then_mac,
+#            and the tag), fresh (batches of 100 fresh
 #            chacha20 ciphers, with_backend + apply_keystream: the report's
 #            fresh-instance rows), warm (100 apply_keystream calls on one
 #            chacha20 cipher: short calls are served from its batches)
@@ -73,6 +75,10 @@ for c in chacha-core chacha-backends chacha20 chacha-rng; do
 done
 sed -i -E 's/^(chacha-(core|backends|rng) = \{ path = "[^"]*", version = )"[^"]*"/\1"0.0.0-ab"/' "$scratch/base/Cargo.toml"
 
+# The AEAD entry points compiled once (feature `aead`, as chacha20poly1305 enables it), where
+# the base tree has the feature.
+base_aead=
+grep -q '^aead *=' "$scratch/base/chacha-backends/Cargo.toml" && base_aead=', features = ["aead"]'
 mkdir -p "$scratch/ab/src"
 cp "$root/benches/ab/main.rs" "$scratch/ab/src/main.rs"
 cp "$root/Cargo.lock" "$scratch/ab/Cargo.lock"
@@ -84,8 +90,8 @@ edition = "2024"
 publish = false
 
 [dependencies]
-base_backends = { package = "chacha-backends", path = "../base/chacha-backends" }
-work_backends = { package = "chacha-backends", path = "../work/chacha-backends" }
+base_backends = { package = "chacha-backends", path = "../base/chacha-backends"$base_aead }
+work_backends = { package = "chacha-backends", path = "../work/chacha-backends", features = ["aead"] }
 base = { package = "chacha20", path = "../base/chacha20" }
 work = { package = "chacha20", path = "../work/chacha20" }
 

@@ -44,6 +44,9 @@ FNR == 1 {
   else if (impl ~ /^libsodium-/) impl = "libsodium"
   else if (impl ~ /^c2-chacha-/) impl = "c2-chacha"
   else if (impl ~ /^rand_chacha-/) impl = "rand_chacha"
+  else if (impl ~ /^ring-/) impl = "ring"
+  else if (impl ~ /^chacha20poly1305-[0-9.]+$/) impl = "published"
+  else if (impl ~ /^poly1305-[0-9.]+$/) impl = "published"
   key = run SUBSEP $col["workload"] SUBSEP $col["call"] SUBSEP $col["size_bytes"]
   cpb[key SUBSEP impl] = $col["tsc_cycles_per_byte_median"]
   if ($col["origin"] == "peer") peers[key] = peers[key] " " impl
@@ -58,20 +61,32 @@ function ratio(r, workload, size, ours, peer,    key) {
 }
 
 # Over the fastest peer of the run at that size; `avx2_class` leaves out the AVX-512 peers.
-function ratio_best(r, workload, size, ours, avx2_class,    key, n, p, i, best) {
+function ratio_best(r, workload, size, ours, avx2_class, only,    key, n, p, i, best) {
   key = r SUBSEP workload SUBSEP call_of(workload) SUBSEP size
   if (!((key SUBSEP ours) in cpb) || !(key in peers)) return -1
   n = split(peers[key], p, " ")
   best = -1
   for (i = 1; i <= n; i++) {
     if (avx2_class && (p[i] == "openssl" || p[i] == "published-avx512")) continue
+    if (only != "" && index(" " only " ", " " p[i] " ") == 0) continue
     if (best < 0 || cpb[key SUBSEP p[i]] < best) best = cpb[key SUBSEP p[i]]
   }
   return best < 0 ? -1 : best / cpb[key SUBSEP ours]
 }
 
 function call_of(workload) {
+  if (workload ~ /poly1305-open$/) return "open_in_place_detached"
+  if (workload ~ /poly1305$/ && workload != "poly1305") return "seal_in_place_detached"
+  if (workload == "poly1305") return "poly1305_one_shot"
   return workload ~ /-new$/ ? "new_apply_keystream" : "apply_keystream"
+}
+
+# Open over seal, ours, in run r (the seal cycles/B over the open ones; -1 if a row is missing).
+function ratio_open(r, workload, size,    ks, ko) {
+  ks = r SUBSEP workload SUBSEP call_of(workload) SUBSEP size SUBSEP "ours"
+  ko = r SUBSEP workload "-open" SUBSEP call_of(workload "-open") SUBSEP size SUBSEP "ours"
+  if (!(ks in cpb) || !(ko in cpb)) return -1
+  return cpb[ks] / cpb[ko]
 }
 
 # One target line. `kind`: "peer" (ratio over one peer), "best", "best-avx2".
@@ -79,7 +94,8 @@ function target(issue, what, workload, size, ours, kind, peer, bound,    r, x, l
   lo = -1; hi = -1; met = 0; have = 0; s = ""
   for (r = 1; r <= run; r++) {
     if (kind == "peer") x = ratio(r, workload, size, ours, peer)
-    else x = ratio_best(r, workload, size, ours, kind == "best-avx2")
+    else if (kind == "open") x = ratio_open(r, workload, size)
+    else x = ratio_best(r, workload, size, ours, kind == "best-avx2", kind == "best-of" ? peer : "")
     if (x < 0) { s = s " n/a"; continue }
     have++
     if (x >= bound) met++
@@ -92,6 +108,10 @@ function target(issue, what, workload, size, ours, kind, peer, bound,    r, x, l
     return
   }
   printf "| %s | %s | %.2f–%.2f | %.2f | %d of %d (%s ) |\n", issue, what, lo, hi, bound, met, have, s
+}
+
+function label(sz) {
+  return sz >= 1048576 ? sz / 1048576 " MiB" : sz >= 1024 ? sz / 1024 " KiB" : sz " B"
 }
 
 END {
@@ -136,5 +156,21 @@ END {
   target(9, "avx512 / best peer, fresh 256 B", "chacha20-new", 256, "avx512", "best", "", fresh256)
   target(9, "avx512 / best peer, one instance 16 B", "chacha20", 16, "avx512", "best", "", 1.5)
   target(9, "avx512 / best peer, one instance 64 B", "chacha20", 64, "avx512", "best", "", 1.5)
+  # Issue 31, the AEAD: `ours` is KeyInit::new on the backend detect() picks.
+  target(31, "seal / best of openssl and ring, 16 KiB", "chacha20poly1305", 16384, "ours", "best-of", "openssl ring", 1.1)
+  target(31, "seal / best of openssl and ring, 1 MiB", "chacha20poly1305", 1048576, "ours", "best-of", "openssl ring", 1.1)
+  target(31, "open / seal (within 5 %), 16 KiB", "chacha20poly1305", 16384, "ours", "open", "", 0.95)
+  target(31, "open / seal (within 5 %), 1 MiB", "chacha20poly1305", 1048576, "ours", "open", "", 0.95)
+  target(31, "seal / best peer, 64 B", "chacha20poly1305", 64, "ours", "best", "", 1.2)
+  target(31, "seal / best peer, 1 KiB", "chacha20poly1305", 1024, "ours", "best", "", 1.2)
+  for (i = 0; i < 4; i++) {
+    sz = i == 0 ? 64 : i == 1 ? 1024 : i == 2 ? 16384 : 1048576
+    target(31, "seal / published stack, " label(sz), "chacha20poly1305", sz, "ours", "peer", "published", 2.5)
+    target(31, "open / published stack, " label(sz), "chacha20poly1305-open", sz, "ours", "peer", "published", 2.5)
+    target(31, "XChaCha seal / published stack, " label(sz), "xchacha20poly1305", sz, "ours", "peer", "published", 2.5)
+    target(31, "XChaCha seal / libsodium, " label(sz), "xchacha20poly1305", sz, "ours", "peer", "libsodium", 1.2)
+    target(31, "XChaCha open / libsodium, " label(sz), "xchacha20poly1305-open", sz, "ours", "peer", "libsodium", 1.2)
+  }
+  target(31, "Poly1305 / openssl, 16 KiB", "poly1305", 16384, "ours", "peer", "openssl", 1.0)
 }
 ' "$@"

@@ -107,10 +107,14 @@ impl Accumulator {
     /// kernel that absorbs N blocks side by side multiplies its lanes by. Once per message
     /// (N products), so a kernel's per-block loop has no power to compute.
     pub fn r_powers<const N: usize>(&self) -> [[u64; 3]; N] {
-        let mut power = [1, 0, 0];
-        core::array::from_fn(|_| {
-            power = reduce(mul_r(power, self.r));
-            power
+        // The chain of N − 1 products carries them partly reduced (`mul_r` keeps `h[2] < 8`);
+        // each power is fully reduced on its own, beside the chain rather than in it.
+        let mut power = [self.r[0], self.r[1], 0];
+        core::array::from_fn(|k| {
+            if k > 0 {
+                power = mul_r(power, self.r);
+            }
+            reduce(power)
         })
     }
 
