@@ -57,8 +57,8 @@ macro_rules! timer {
                     b.xor_then_mac::<R20, $v>(&state, &mut acc, InOutBuf::from(&mut *buf));
                     tail[..16].copy_from_slice(&acc.tag(&[0; 16]));
                 }
-                (Kind::Fresh | Kind::Warm, _) => {
-                    unreachable!("the front is timed by fresh_timer, warm_timer")
+                (Kind::Fresh | Kind::Warm | Kind::Rng, _) => {
+                    unreachable!("the fronts are timed by fresh_timer, warm_timer, rng_timer")
                 }
             }
             // SAFETY: as above.
@@ -107,11 +107,22 @@ macro_rules! fresh_timer {
 /// timing (the short-call batches of a protocol sending short records): TSC ticks per call.
 macro_rules! warm_timer {
     ($name:ident, $krate:ident) => {
-        fn $name(backend: &str, rounds: u32, buf: &mut [u8]) -> Option<u64> {
-            use $krate::{ChaCha8, ChaCha12, ChaCha20, StreamCipher};
+        fn $name(backend: &str, rounds: u32, legacy: bool, buf: &mut [u8]) -> Option<u64> {
+            use $krate::{ChaCha8, ChaCha12, ChaCha20, StreamCipher, XChaCha8, XChaCha12, XChaCha20};
             let b = $krate::Backend::by_name(backend)?;
-            let (key, nonce) = ([7u8; 32], [1u8; 12]);
+            let (key, nonce, xnonce) = ([7u8; 32], [1u8; 12], [1u8; 24]);
             macro_rules! calls {
+                (x $cipher:ty) => {{
+                    let mut c = <$cipher>::with_backend(black_box(&key), black_box(&xnonce).into(), b);
+                    // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
+                    let t0 = unsafe { _rdtsc() };
+                    for _ in 0..FRESH_BATCH {
+                        c.apply_keystream(black_box(&mut *buf));
+                    }
+                    // SAFETY: as above.
+                    let t1 = unsafe { _rdtsc() };
+                    t1 - t0
+                }};
                 ($cipher:ty) => {{
                     let mut c = <$cipher>::with_backend(black_box(&key), black_box(&nonce).into(), b);
                     // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
@@ -124,10 +135,46 @@ macro_rules! warm_timer {
                     t1 - t0
                 }};
             }
+            let ticks = match (legacy, rounds) {
+                (false, 8) => calls!(ChaCha8),
+                (false, 12) => calls!(ChaCha12),
+                (false, _) => calls!(ChaCha20),
+                (true, 8) => calls!(x XChaCha8),
+                (true, 12) => calls!(x XChaCha12),
+                (true, _) => calls!(x XChaCha20),
+            };
+            black_box(&buf);
+            Some(ticks / FRESH_BATCH)
+        }
+    };
+}
+
+/// One tree's generator (`chacha-rng`): a sample is one generator made outside the timing
+/// and [`FRESH_BATCH`] `fill_bytes` calls of the buffer's length on it (its refills are
+/// `Legacy` fills of its batch): TSC ticks per call.
+macro_rules! rng_timer {
+    ($name:ident, $krate:ident) => {
+        fn $name(backend: &str, rounds: u32, buf: &mut [u8]) -> Option<u64> {
+            use $krate::rand_core::Rng;
+            use $krate::{ChaCha8Rng, ChaCha12Rng, ChaCha20Rng};
+            let b = $krate::Backend::by_name(backend)?;
+            macro_rules! calls {
+                ($rng:ty) => {{
+                    let mut rng = <$rng>::with_backend(black_box([7u8; 32]), b);
+                    // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
+                    let t0 = unsafe { _rdtsc() };
+                    for _ in 0..FRESH_BATCH {
+                        rng.fill_bytes(black_box(&mut *buf));
+                    }
+                    // SAFETY: as above.
+                    let t1 = unsafe { _rdtsc() };
+                    t1 - t0
+                }};
+            }
             let ticks = match rounds {
-                8 => calls!(ChaCha8),
-                12 => calls!(ChaCha12),
-                _ => calls!(ChaCha20),
+                8 => calls!(ChaCha8Rng),
+                12 => calls!(ChaCha12Rng),
+                _ => calls!(ChaCha20Rng),
             };
             black_box(&buf);
             Some(ticks / FRESH_BATCH)
@@ -143,11 +190,14 @@ fresh_timer!(time_fresh_base, base);
 fresh_timer!(time_fresh_work, work);
 warm_timer!(time_warm_base, base);
 warm_timer!(time_warm_work, work);
+rng_timer!(time_rng_base, base_rng);
+rng_timer!(time_rng_work, work_rng);
 
 fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_base(backend, rounds, buf),
-        Op { kind: Kind::Warm, rounds, .. } => time_warm_base(backend, rounds, buf),
+        Op { kind: Kind::Warm, rounds, legacy } => time_warm_base(backend, rounds, legacy, buf),
+        Op { kind: Kind::Rng, rounds, .. } => time_rng_base(backend, rounds, buf),
         Op { legacy: false, .. } => time_ietf_base(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_base(backend, op, buf, blocks),
     }
@@ -156,7 +206,8 @@ fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> 
 fn time_work(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
     match op {
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_work(backend, rounds, buf),
-        Op { kind: Kind::Warm, rounds, .. } => time_warm_work(backend, rounds, buf),
+        Op { kind: Kind::Warm, rounds, legacy } => time_warm_work(backend, rounds, legacy, buf),
+        Op { kind: Kind::Rng, rounds, .. } => time_rng_work(backend, rounds, buf),
         Op { legacy: false, .. } => time_ietf_work(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_work(backend, op, buf, blocks),
     }
@@ -186,13 +237,15 @@ enum Kind {
     Fresh,
     /// One `chacha20` cipher applied to the whole buffer, a batch of times.
     Warm,
+    /// One `chacha-rng` generator's `fill_bytes` of the whole buffer, a batch of times.
+    Rng,
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
         eprintln!(
-            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|mac|seal|fresh|warm SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
+            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|mac|seal|fresh|warm|warm-xchacha|rng SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
         );
         return ExitCode::from(2);
     };
@@ -205,10 +258,14 @@ fn main() -> ExitCode {
         "fill-legacy" => (Kind::Fill, true),
         "fresh" => (Kind::Fresh, false),
         "warm" => (Kind::Warm, false),
+        "warm-xchacha" => (Kind::Warm, true),
+        "rng" => (Kind::Rng, false),
         "mac" => (Kind::Mac, false),
         "seal" => (Kind::Seal, false),
         _ => {
-            eprintln!("ab: the operation is xor, fill, xor-legacy, fill-legacy, mac, seal, fresh or warm, not {op}");
+            eprintln!(
+                "ab: the operation is xor, fill, xor-legacy, fill-legacy, mac, seal, fresh, warm, warm-xchacha or rng, not {op}"
+            );
             return ExitCode::from(2);
         }
     };
@@ -250,7 +307,9 @@ fn main() -> ExitCode {
                 (Kind::Mac, _) => "mac  ",
                 (Kind::Seal, _) => "seal ",
                 (Kind::Fresh, _) => "fresh",
-                (Kind::Warm, _) => "warm ",
+                (Kind::Warm, false) => "warm ",
+                (Kind::Warm, true) => "warm-xchacha",
+                (Kind::Rng, _) => "rng  ",
             },
             per_byte(q(&mut base, 0)),
             per_byte(q(&mut base, 50)),

@@ -13,7 +13,10 @@
 #            and the tag), fresh (batches of 100 fresh
 #            chacha20 ciphers, with_backend + apply_keystream: the report's
 #            fresh-instance rows), warm (100 apply_keystream calls on one
-#            chacha20 cipher: short calls are served from its batches)
+#            chacha20 cipher: short calls are served from its batches),
+#            warm-xchacha (the same on an XChaCha cipher: the Legacy layout),
+#            rng (100 fill_bytes calls on one chacha-rng generator: its
+#            refills are Legacy fills)
 #                                                     [default: xor]
 #   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
 #   ROUNDS   8, 12 or 20                              [default: 20]
@@ -79,6 +82,9 @@ sed -i -E 's/^(chacha-(core|backends|rng) = \{ path = "[^"]*", version = )"[^"]*
 # the base tree has the feature.
 base_aead=
 grep -q '^aead *=' "$scratch/base/chacha-backends/Cargo.toml" && base_aead=', features = ["aead"]'
+# XChaCha (warm-xchacha) where the base tree's chacha20 has it behind a feature.
+base_xchacha=
+grep -q '^xchacha *=' "$scratch/base/chacha20/Cargo.toml" && base_xchacha=', features = ["xchacha"]'
 mkdir -p "$scratch/ab/src"
 cp "$root/benches/ab/main.rs" "$scratch/ab/src/main.rs"
 cp "$root/Cargo.lock" "$scratch/ab/Cargo.lock"
@@ -92,8 +98,10 @@ publish = false
 [dependencies]
 base_backends = { package = "chacha-backends", path = "../base/chacha-backends"$base_aead }
 work_backends = { package = "chacha-backends", path = "../work/chacha-backends", features = ["aead"] }
-base = { package = "chacha20", path = "../base/chacha20" }
-work = { package = "chacha20", path = "../work/chacha20" }
+base = { package = "chacha20", path = "../base/chacha20"$base_xchacha }
+work = { package = "chacha20", path = "../work/chacha20", features = ["xchacha"] }
+base_rng = { package = "chacha-rng", path = "../base/chacha-rng" }
+work_rng = { package = "chacha-rng", path = "../work/chacha-rng" }
 
 [workspace]
 TOML

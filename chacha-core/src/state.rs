@@ -195,10 +195,17 @@ impl State<Legacy> {
     }
 
     /// [`ietf_piece`](Self::ietf_piece) at the state's own counter: the stream from its
-    /// next block up to the next carry. The words are copied as they are, in one piece: a
-    /// kernel's 16-byte load of row 3 then forwards from the copy's store (written word by
-    /// word, as `ietf_piece` writes the counter, the load waits for the stores to retire,
-    /// on every short `Legacy` request).
+    /// next block up to the next carry.
+    ///
+    /// Written for store forwarding, on every short `Legacy` request: a load is served from
+    /// an earlier store still in flight only if one store holds all its bytes, else it waits
+    /// for the stores to retire (≈ 20 cycles). Words 0–11 are copied in 16-byte pieces, the
+    /// counter (words 12–13) and the nonce (14–15) as two values, each read within the
+    /// 8 bytes a front's counter update writes or outside them: one 16-byte read of words
+    /// 12–15 spanned that store on every call of a generator or a warm cipher. The copy's own stores
+    /// are the same 8-byte halves, which hold every load a kernel makes of row 3 (word 12
+    /// or 13 alone, 13–15 as 4 + 8 bytes). `black_box` keeps LLVM from folding the copy of
+    /// words 12–15 back into one 16-byte load and store.
     ///
     /// ```
     /// use chacha_core::{Legacy, State};
@@ -210,7 +217,16 @@ impl State<Legacy> {
     /// ```
     #[inline(always)]
     pub fn ietf_piece_here(&self) -> State<Ietf> {
-        State { words: self.words, ended: false, _variant: PhantomData }
+        let w = &self.words;
+        let pair = |i: usize| u64::from(w[i]) | u64::from(w[i + 1]) << 32;
+        let (counter, nonce) = (core::hint::black_box(self.counter()), pair(14));
+        let mut words = [0u32; 16];
+        words[..12].copy_from_slice(&w[..12]);
+        words[12] = counter as u32;
+        words[13] = (counter >> 32) as u32;
+        words[14] = nonce as u32;
+        words[15] = (nonce >> 32) as u32;
+        State { words, ended: false, _variant: PhantomData }
     }
 
     /// Blocks from the state's counter up to the next carry from word 12 into word 13
