@@ -112,19 +112,8 @@ macro_rules! warm_timer {
             let b = $krate::Backend::by_name(backend)?;
             let (key, nonce, xnonce) = ([7u8; 32], [1u8; 12], [1u8; 24]);
             macro_rules! calls {
-                (x $cipher:ty) => {{
-                    let mut c = <$cipher>::with_backend(black_box(&key), black_box(&xnonce).into(), b);
-                    // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
-                    let t0 = unsafe { _rdtsc() };
-                    for _ in 0..FRESH_BATCH {
-                        c.apply_keystream(black_box(&mut *buf));
-                    }
-                    // SAFETY: as above.
-                    let t1 = unsafe { _rdtsc() };
-                    t1 - t0
-                }};
-                ($cipher:ty) => {{
-                    let mut c = <$cipher>::with_backend(black_box(&key), black_box(&nonce).into(), b);
+                ($cipher:ty, $nonce:expr) => {{
+                    let mut c = <$cipher>::with_backend(black_box(&key), black_box($nonce).into(), b);
                     // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
                     let t0 = unsafe { _rdtsc() };
                     for _ in 0..FRESH_BATCH {
@@ -136,12 +125,12 @@ macro_rules! warm_timer {
                 }};
             }
             let ticks = match (legacy, rounds) {
-                (false, 8) => calls!(ChaCha8),
-                (false, 12) => calls!(ChaCha12),
-                (false, _) => calls!(ChaCha20),
-                (true, 8) => calls!(x XChaCha8),
-                (true, 12) => calls!(x XChaCha12),
-                (true, _) => calls!(x XChaCha20),
+                (false, 8) => calls!(ChaCha8, &nonce),
+                (false, 12) => calls!(ChaCha12, &nonce),
+                (false, _) => calls!(ChaCha20, &nonce),
+                (true, 8) => calls!(XChaCha8, &xnonce),
+                (true, 12) => calls!(XChaCha12, &xnonce),
+                (true, _) => calls!(XChaCha20, &xnonce),
             };
             black_box(&buf);
             Some(ticks / FRESH_BATCH)
