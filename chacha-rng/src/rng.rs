@@ -266,8 +266,28 @@ impl<R: Rounds, K: Kernel + Default> ChaChaRng<R, K> {
 impl<R: Rounds, K: Kernel + Default> SeedableRng for ChaChaRng<R, K> {
     type Seed = Seed;
 
+    #[inline]
     fn from_seed(seed: Seed) -> Self {
         Self::with_kernel(seed, K::default())
+    }
+
+    /// The seed `rand_core`'s provided method makes (eight PCG32 outputs, XSH RR, the
+    /// state advanced before each), so the same generator as the published crates' for
+    /// every `state` (`tests/published.rs` checks it against `rand_core`'s). Written here so
+    /// that it inlines into the caller: the provided method stayed out of line, and its
+    /// seed came back through memory in 4-byte stores, which the 16-byte loads of the key
+    /// then could not be forwarded from.
+    #[inline]
+    fn seed_from_u64(mut state: u64) -> Self {
+        const MUL: u64 = 0x5851_F42D_4C95_7F2D;
+        const INC: u64 = 0xA176_54E4_6FBE_17F3;
+        let mut seed = [0u8; 32];
+        for word in seed.chunks_exact_mut(4) {
+            state = state.wrapping_mul(MUL).wrapping_add(INC);
+            let xorshifted = (((state >> 18) ^ state) >> 27) as u32;
+            word.copy_from_slice(&xorshifted.rotate_right((state >> 59) as u32).to_le_bytes());
+        }
+        Self::from_seed(seed)
     }
 }
 

@@ -204,6 +204,37 @@ fn seeding_helpers_agree() {
     assert_eq!(x, y);
 }
 
+/// Our own `seed_from_u64` makes the seed `rand_core`'s provided method makes, for states
+/// of every bit pattern: the generator's first words equal `from_seed` of that seed.
+#[test]
+fn seed_from_u64_is_rand_cores() {
+    /// Only a seed: what the provided method makes of a `u64`.
+    struct SeedOf([u8; 32]);
+    impl SeedableRng for SeedOf {
+        type Seed = [u8; 32];
+        fn from_seed(seed: [u8; 32]) -> Self {
+            SeedOf(seed)
+        }
+    }
+    let mut states = vec![0, 1, 2, u64::MAX, u64::MAX - 1, 1 << 63, 0xDEAD_BEEF];
+    let mut x = 0x0123_4567_89ab_cdefu64;
+    for _ in 0..2000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        states.push(x);
+    }
+    for state in states {
+        let mut ours = ChaChaRng::<R8>::seed_from_u64(state);
+        let mut want = ChaChaRng::<R8>::from_seed(SeedOf::seed_from_u64(state).0);
+        assert_eq!(
+            (ours.next_u64(), ours.next_u64()),
+            (want.next_u64(), want.next_u64()),
+            "state {state:#x}"
+        );
+    }
+}
+
 /// `ChaChaCore` under `rand_core`'s `BlockRng` (how `rand`'s `ThreadRng` uses it) gives
 /// the published crate's words, from any block position, across the 2^64 wrap.
 #[test]
