@@ -22,8 +22,9 @@
 //!   < 2^94, and each 64-bit sum takes three low halves (< 2^54) or three high halves
 //!   (< 2^42). After the carries the lanes are back below 2^44, 2^44 + 2^10 and 2^42; the
 //!   multiplier reads only 52 bits of each input, so every input is kept below 2^52.
-//! - **Powers**: `r^1 … r^8` in scalar code ([`Accumulator::r_powers`]), `r^9 … r^16` as
-//!   one vector product of those by `r^8`: once per message, not per piece.
+//! - **Powers**: `r^1 … r^8` from three vector products of the lanes so far by the highest
+//!   power so far ([`Lanes::new`]), `r^9 … r^16` as one more, of those by `r^8`: once per
+//!   message, not per piece.
 //! - **One pass** (`xor_and_mac`): the message in 4 KiB pieces ([`aead_in_pieces`]), each XORed
 //!   by the ChaCha kernels and absorbed while in L1.
 //!
@@ -156,7 +157,7 @@ struct Key {
 
 impl Key {
     #[inline]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,avx512ifma")]
     fn new(r: [__m512i; 3]) -> Self {
         Key { r, s: [times20(r[1]), times20(r[2])] }
     }
@@ -164,21 +165,36 @@ impl Key {
 
 impl Lanes {
     /// The lanes for `acc`: its accumulator in lane 0 of set 0, every other lane 0.
+    ///
+    /// The powers of `r` come from three vector products, each of the lanes so far by the
+    /// highest power so far (a chain of three products where one at a time needs seven):
+    /// ```text
+    ///  r     in every lane;  r2  = r · r
+    ///  b   = [r  r2 r  r2 r  r2 r  r2]      r34 = b · r2 = [r3 r4 r3 r4 ...]
+    ///  c   = [r  r2 r3 r4 r  r2 r3 r4]      r58 = c · r4 = [r5 r6 r7 r8 r5 r6 r7 r8]
+    ///  all = [r  r2 r3 r4 r5 r6 r7 r8]      last8 = all reversed (lane j: r^(8 − j))
+    /// ```
+    /// then `last16 = last8 · r8` and `r16` its lane 0. The lanes are `mul_add`'s partly
+    /// reduced results, which are valid multipliers again (its bounds).
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     fn new(acc: &Accumulator) -> Self {
-        let powers = acc.r_powers::<LANES>(); // powers[k] = r^(k + 1)
-        let limbs: [[u64; 3]; LANES] = core::array::from_fn(|k| to_limbs::<3>(powers[k], 44));
-        let last8 = Key::new(core::array::from_fn(|i| {
-            let lane = |j: usize| limbs[LANES - 1 - j][i] as i64;
-            _mm512_setr_epi64(lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7))
-        }));
-        let r8 = Key::new(limbs[LANES - 1].map(|l| _mm512_set1_epi64(l as i64)));
+        let zero = [_mm512_setzero_si512(); 3];
+        let [r0, r1] = acc.r();
+        let r = to_limbs::<3>([r0, r1, 0], 44).map(|l| _mm512_set1_epi64(l as i64));
+        let r2 = mul_add(r, Key::new(r), zero);
+        let b = blend(0b1010_1010, r, r2);
+        let r34 = mul_add(b, Key::new(r2), zero);
+        let c = blend(0b1100_1100, b, r34);
+        let r58 = mul_add(c, Key::new(lane(r34, 1)), zero);
+        let all = blend(0b1111_0000, c, r58);
+        let reverse = _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+        let last8 = Key::new(all.map(|v| _mm512_permutexvar_epi64(reverse, v)));
         // r^(8 − j) · r^8 in lane j; its lane 0, r^16, in every lane.
-        let last16 = Key::new(mul_add(last8.r, r8, [_mm512_setzero_si512(); 3]));
-        let r16 = Key::new(last16.r.map(|v| _mm512_broadcastq_epi64(_mm512_castsi512_si128(v))));
+        let last16 = Key::new(mul_add(last8.r, Key::new(lane(r58, 3)), zero));
+        let r16 = Key::new(lane(last16.r, 0));
         let h = to_limbs::<3>(acc.h(), 44).map(|l| _mm512_setr_epi64(l as i64, 0, 0, 0, 0, 0, 0, 0));
-        Lanes { h: [h, [_mm512_setzero_si512(); 3]], r16, last8, last16, groups: 0 }
+        Lanes { h: [h, zero], r16, last8, last16, groups: 0 }
     }
 
     /// Absorbs the whole groups of 8 blocks of `bytes`; returns what is left (fewer than
@@ -240,11 +256,27 @@ impl Lanes {
     }
 }
 
-/// `20·v` per lane (`16v + 4v`): a limb at 2^132 or above, brought back mod p.
+/// `20·v` per lane (`v` below 2^52, so `20v` is in the multiplier's low 52 bits): a limb at
+/// 2^132 or above, brought back mod p. One `vpmadd52luq`: written as `16v + 4v`, LLVM made
+/// it a 64-bit multiply, which AVX-512F has not, and emulated that in five instructions.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn times20(v: __m512i) -> __m512i {
+    _mm512_madd52lo_epu64(_mm512_setzero_si512(), v, _mm512_set1_epi64(20))
+}
+
+/// Lane `i` of each limb in every lane.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn times20(v: __m512i) -> __m512i {
-    _mm512_add_epi64(_mm512_slli_epi64::<4>(v), _mm512_slli_epi64::<2>(v))
+fn lane(v: [__m512i; 3], i: i64) -> [__m512i; 3] {
+    v.map(|l| _mm512_permutexvar_epi64(_mm512_set1_epi64(i), l))
+}
+
+/// Each limb from `b` in the lanes whose bit of `mask` is set, else from `a`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn blend(mask: __mmask8, a: [__m512i; 3], b: [__m512i; 3]) -> [__m512i; 3] {
+    core::array::from_fn(|i| _mm512_mask_blend_epi64(mask, a[i], b[i]))
 }
 
 /// 8 blocks as 44-bit limbs, each with its 2^128 pad bit (bit 40 of limb 2).
