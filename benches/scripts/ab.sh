@@ -79,9 +79,19 @@ done
 sed -i -E 's/^(chacha-(core|backends|rng) = \{ path = "[^"]*", version = )"[^"]*"/\1"0.0.0-ab"/' "$scratch/base/Cargo.toml"
 
 # The AEAD entry points compiled once (feature `aead`, as chacha20poly1305 enables it), where
-# the base tree has the feature.
+# the base tree has the feature; without it (older revisions have no Poly1305) the program is
+# built without the base's mac and seal (its feature base-aead), and likewise without the
+# base's rng where the tree has no chacha-rng.
 base_aead=
-grep -q '^aead *=' "$scratch/base/chacha-backends/Cargo.toml" && base_aead=', features = ["aead"]'
+ab_features=()
+grep -q '^aead *=' "$scratch/base/chacha-backends/Cargo.toml" &&
+  { base_aead=', features = ["aead"]'; ab_features+=(base-aead); }
+base_rng= base_rng_dep=
+[ -d "$scratch/base/chacha-rng" ] && {
+  base_rng='base_rng = { package = "chacha-rng", path = "../base/chacha-rng", optional = true }'
+  base_rng_dep='"dep:base_rng"'
+  ab_features+=(base-rng)
+}
 # XChaCha (warm-xchacha) where the base tree's chacha20 has it behind a feature.
 base_xchacha=
 grep -q '^xchacha *=' "$scratch/base/chacha20/Cargo.toml" && base_xchacha=', features = ["xchacha"]'
@@ -100,14 +110,19 @@ base_backends = { package = "chacha-backends", path = "../base/chacha-backends"$
 work_backends = { package = "chacha-backends", path = "../work/chacha-backends", features = ["aead"] }
 base = { package = "chacha20", path = "../base/chacha20"$base_xchacha }
 work = { package = "chacha20", path = "../work/chacha20", features = ["xchacha"] }
-base_rng = { package = "chacha-rng", path = "../base/chacha-rng" }
+$base_rng
 work_rng = { package = "chacha-rng", path = "../work/chacha-rng" }
+
+[features]
+base-aead = []
+base-rng = [$base_rng_dep]
 
 [workspace]
 TOML
 
 echo "ab: base = $rev ($(git -C "$root" rev-parse --short "$rev")), work = the working tree; building..." >&2
-cargo build --release --quiet --manifest-path "$scratch/ab/Cargo.toml" --target-dir "$scratch/target"
+cargo build --release --quiet --manifest-path "$scratch/ab/Cargo.toml" --target-dir "$scratch/target" \
+  --features "${ab_features[*]}"
 bin=$scratch/target/release/chacha-ab
 if [ -z "$backend" ]; then
   # The fastest backend of the working tree's table that both trees run here.
