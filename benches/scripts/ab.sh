@@ -19,7 +19,7 @@
 #            refills are Legacy fills)
 #                                                     [default: xor]
 #   SIZES    comma-separated byte counts              [default: 64,256,1024,16384,1048576]
-#   ROUNDS   8, 12 or 20                              [default: 20]
+#   ROUNDS   comma-separated: 8, 12, 20               [default: 20]
 #   SAMPLES  calls per tree and size                  [default: 2000; 1 MiB calls: ÷ 20]
 #
 # The "work" tree is the working tree as it is (uncommitted changes included). Each line
@@ -127,16 +127,18 @@ bin=$scratch/target/release/chacha-ab
 if [ -z "$backend" ]; then
   # The fastest backend of the working tree's table that both trees run here.
   for b in avx512 avx2 sse2 neon soft; do
-    if "$bin" "$b" xor 64 "$rounds" 10 > /dev/null 2>&1; then backend=$b; break; fi
+    if "$bin" "$b" xor 64 20 10 > /dev/null 2>&1; then backend=$b; break; fi
   done
 fi
 # The CPU, as the report names it (model name, family, model).
 awk -F': ' '/^model name/ && !n { n = $2 } /^cpu family/ && !f { f = $2 } /^model\t/ && !m { m = $2 }
   END { printf "CPU: %s (family %s, model %s)\n", n, f, m }' /proc/cpuinfo
-for op in ${ops//,/ }; do
-  for size in ${sizes//,/ }; do
-    n=$samples
-    [ "$size" -ge 262144 ] && n=$(( samples / 20 > 10 ? samples / 20 : 10 ))
-    "$bin" "$backend" "$op" "$size" "$rounds" "$n"
+for r in ${rounds//,/ }; do
+  for op in ${ops//,/ }; do
+    for size in ${sizes//,/ }; do
+      n=$samples
+      [ "$size" -ge 262144 ] && n=$(( samples / 20 > 10 ? samples / 20 : 10 ))
+      "$bin" "$backend" "$op" "$size" "$r" "$n"
+    done
   done
 done
