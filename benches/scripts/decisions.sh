@@ -31,7 +31,7 @@ DECISIONS=(
   "3285df3|avx512|xor|16,64|one-chain rows: vprold steps on Intel, split rotates (the revision's form) on AMD Zen 4, chosen by detect (Intel EMR: split 0.75x; AMD EPYC Zen 4: split 1.13-1.25x, so there this line compares split with split)"
   "10bb251|avx512|xor,fill|16384,1048576|16-block sets after the first start from the counter-free head, the column chain a set early (Intel family 6 model 167: xor 1.08 at 16 KiB, 1.04-1.10 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.02-1.05; EMR not measured)"
   "10bb251|avx2|xor,fill|16384,1048576|8-block sets from the head, as avx512 (Intel family 6 model 167: xor 1.07 at 16 KiB, 1.07-1.08 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.06; EMR not measured)"
-  "f0240bc|avx2|fresh,rng|128,384,448,512|the round count a constant, one instance per count, over the revision's run-time count (branch avx2-rt, not merged; AMD EPYC Zen 4: the revision 1.04-1.11x faster at fresh 128-384 B, 0.92-0.97x at rng 384 B and 0.97-0.98x at fresh 448-512 B; Intel not measured)"
+  "ee10fe4|avx2|fresh,rng|128,384,448,512|the round count a constant, one instance per count, over the revision's run-time count (reverted by the next commit; AMD EPYC Zen 4: the revision 1.04-1.11x faster at fresh 128-384 B, 0.92-0.97x at rng 384 B and 0.97-0.98x at fresh 448-512 B; Intel not measured)"
 )
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
