@@ -33,16 +33,17 @@ use std::process::ExitCode;
 macro_rules! timer {
     ($name:ident, $krate:ident, $v:ident, $nonce:expr) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> Option<u64> {
-            use $krate::chacha_core::{Kernel, R8, R12, R20, State, inout::InOutBuf, $v};
+            // `.into()`: the buffer type of the tree's contract (`XorBuf`, or `InOutBuf` before it).
+            use $krate::chacha_core::{Kernel, R8, R12, R20, State, $v};
             let b = $krate::Backend::by_name(backend)?;
             let state = State::<$v>::new(&[7; 32], &$nonce);
             let mut tail = [0u8; 64];
             // SAFETY: `rdtsc` has no preconditions (x86_64 only, which this program is).
             let t0 = unsafe { _rdtsc() };
             match (op.kind, op.rounds) {
-                (Kind::Xor, 8) => b.xor::<R8, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
-                (Kind::Xor, 12) => b.xor::<R12, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
-                (Kind::Xor, _) => b.xor::<R20, $v>(&state, InOutBuf::from(&mut *buf), &mut tail),
+                (Kind::Xor, 8) => b.xor::<R8, $v>(&state, (&mut *buf).into(), &mut tail),
+                (Kind::Xor, 12) => b.xor::<R12, $v>(&state, (&mut *buf).into(), &mut tail),
+                (Kind::Xor, _) => b.xor::<R20, $v>(&state, (&mut *buf).into(), &mut tail),
                 (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
                 (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
                 (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
@@ -63,7 +64,7 @@ macro_rules! aead_timer {
     ($name:ident, $krate:ident) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8]) -> Option<u64> {
             use $krate::chacha_core::poly1305::{Accumulator, Poly1305};
-            use $krate::chacha_core::{Ietf, Kernel, R20, State, inout::InOutBuf};
+            use $krate::chacha_core::{Ietf, Kernel, R20, State};
             let b = $krate::Backend::by_name(backend)?;
             let state = State::<Ietf>::new(&[7; 32], &[1; 12]);
             let mut tag = [0u8; 16];
@@ -75,7 +76,7 @@ macro_rules! aead_timer {
                 tag = mac.tag();
             } else {
                 let mut acc = Accumulator::new(black_box(&[7; 16]));
-                b.xor_then_mac::<R20, Ietf>(&state, &mut acc, InOutBuf::from(&mut *buf));
+                b.xor_then_mac::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
                 tag = acc.tag(&tag);
             }
             // SAFETY: as above.

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use chacha_backends::WithKernel;
-use chacha_backends::chacha_core::{Block, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_backends::chacha_core::{Block, Kernel, Rounds, State, Variant, XorBuf};
 use chacha_bench::{AAD, Backend, KEY, cpu::tsc};
 use chacha20poly1305_ours::ChaChaPoly1305;
 use chacha20poly1305_ours::aead::AeadInOut;
@@ -18,7 +18,7 @@ use chacha20poly1305_ours::aead::AeadInOut;
 struct PortableMac<K>(K);
 
 impl<K: Kernel> Kernel for PortableMac<K> {
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         self.0.xor::<R, V>(state, buf, tail);
     }
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {

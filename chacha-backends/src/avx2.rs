@@ -46,8 +46,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use chacha_core::{
-    Block, Kernel, Rounds, State, Variant,
-    inout::InOutBuf,
+    Block, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -91,7 +90,7 @@ impl Avx2 {
 
 impl Kernel for Avx2 {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         let (inp, out, len) = Cursor::xor(buf).into_parts();
         if (1..=64).contains(&len) {
             // SAFETY: as below.

@@ -40,9 +40,7 @@ use core::arch::x86_64::*;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock};
-use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, Kernel, Rounds, State, Variant, aead_in_pieces, inout::InOutBuf,
-};
+use chacha_core::{AeadDirection, BLOCK_LEN, Block, Kernel, Rounds, State, Variant, XorBuf, aead_in_pieces};
 
 use crate::cursor::{Blocks, Cursor};
 
@@ -162,7 +160,7 @@ impl Avx512 {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
         match self.ifma {
@@ -176,7 +174,7 @@ impl Avx512 {
 
 impl Kernel for Avx512 {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         let (inp, out, len) = Cursor::xor(buf).into_parts();
         if (1..=BLOCK_LEN).contains(&len) {
             let counter = state.counter();
@@ -242,7 +240,7 @@ impl Kernel for Avx512 {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
     }
@@ -252,7 +250,7 @@ impl Kernel for Avx512 {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
     }
@@ -286,7 +284,7 @@ impl<const XOR: bool> Cursor<'_, XOR> {
     fn put(&mut self, ks: __m512i, tail: &mut Block) {
         if self.len() >= BLOCK_LEN {
             self.put_whole(ks);
-        } else if XOR && self.len() > 0 {
+        } else if XOR && !self.is_empty() {
             self.put_last(ks, tail);
         }
     }

@@ -14,8 +14,7 @@ use core::fmt;
 use crate::compiled::{self, route};
 
 use chacha_core::{
-    Block, Kernel, Rounds, State, Variant,
-    inout::InOutBuf,
+    Block, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -78,7 +77,7 @@ macro_rules! backends {
         /// entry points of `compiled` run, each with its own rounds and layout.
         impl Kernel for Generic {
             #[inline]
-            fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+            fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
                 match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor::<R, V>(state, buf, tail), )+ }
             }
 
@@ -103,12 +102,12 @@ macro_rules! backends {
             }
 
             #[inline]
-            fn xor_then_mac<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
+            fn xor_then_mac<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
                 match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor_then_mac::<R, V>(state, acc, buf), )+ }
             }
 
             #[inline]
-            fn mac_then_xor<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: InOutBuf<'_, '_, u8>) {
+            fn mac_then_xor<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
                 match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.mac_then_xor::<R, V>(state, acc, buf), )+ }
             }
         }
@@ -127,7 +126,7 @@ pub(crate) struct Generic(pub(crate) Backend);
 /// call in the caller's code, no kernel compiled there).
 impl Kernel for Backend {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         route!(
             R,
             V,
@@ -167,7 +166,7 @@ impl Kernel for Backend {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         #[cfg(feature = "aead")]
         if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {
@@ -181,7 +180,7 @@ impl Kernel for Backend {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         #[cfg(feature = "aead")]
         if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {

@@ -29,9 +29,7 @@
 
 #[cfg(feature = "aead")]
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{
-    BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, inout::InOutBuf,
-};
+use chacha_core::{BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, StateRef, Variant, XorBuf};
 
 use crate::backend::{Backend, Generic};
 
@@ -55,7 +53,7 @@ macro_rules! rounds {
 
             /// [`Kernel::xor`] of every backend, for these rounds and the `Ietf` layout.
             #[inline(never)]
-            pub(crate) fn xor(backend: Backend, state: &State<Ietf>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+            pub(crate) fn xor(backend: Backend, state: &State<Ietf>, buf: XorBuf<'_, '_>, tail: &mut Block) {
                 Generic(backend).xor::<$r, Ietf>(state, buf, tail)
             }
 
@@ -70,7 +68,7 @@ macro_rules! rounds {
             pub(crate) fn legacy_xor(
                 backend: Backend,
                 state: &State<Legacy>,
-                buf: InOutBuf<'_, '_, u8>,
+                buf: XorBuf<'_, '_>,
                 tail: &mut Block,
             ) {
                 if buf.len().div_ceil(BLOCK_LEN) as u64 <= state.blocks_before_carry() {
@@ -86,7 +84,7 @@ macro_rules! rounds {
             fn legacy_xor_across_carry(
                 backend: Backend,
                 state: &State<Legacy>,
-                buf: InOutBuf<'_, '_, u8>,
+                buf: XorBuf<'_, '_>,
                 tail: &mut Block,
             ) {
                 let kernel = Generic(backend);
@@ -155,7 +153,7 @@ pub(crate) mod r20_aead {
         backend: Backend,
         state: &State<Ietf>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         Generic(backend).xor_then_mac::<R20, Ietf>(state, acc, buf)
     }
@@ -166,7 +164,7 @@ pub(crate) mod r20_aead {
         backend: Backend,
         state: &State<Ietf>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         Generic(backend).mac_then_xor::<R20, Ietf>(state, acc, buf)
     }

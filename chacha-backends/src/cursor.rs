@@ -4,7 +4,7 @@
 //! intrinsic on a pointer handed out after its check.
 //!
 //! - [`Cursor`]: the request, `len` bytes XORed from `inp` into `out` (`XOR`) or raw
-//!   keystream into `out`. Built safely from an `InOutBuf` or `&mut [Block]`; `Copy`, and
+//!   keystream into `out`. Built safely from an `XorBuf` or `&mut [Block]`; `Copy`, and
 //!   three words ([`Cursor::into_parts`]) where an entry point keeps it in registers.
 //! - [`Blocks`]: `N` whole blocks, by index ([`Cursor::blocks_at`], any order: `avx2`'s
 //!   transpose yields block `j` beside `j + 4`) or in order ([`Cursor::next`]: `avx512`,
@@ -29,13 +29,13 @@ use core::marker::PhantomData;
 
 #[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 use chacha_core::Block;
-use chacha_core::{BLOCK_LEN, inout::InOutBuf};
+use chacha_core::{BLOCK_LEN, XorBuf};
 
 /// Where a request's keystream goes.
 ///
 /// Invariant (established by `Cursor::xor` and `Cursor::fill`, relied on by every
 /// window): `out` is valid for writing `len` bytes and, if `XOR`, `inp` for reading them,
-/// the two the same or not overlapping (`InOutBuf` guarantees it). Raw keystream (`!XOR`)
+/// the two the same or not overlapping (`XorBuf` guarantees it). Raw keystream (`!XOR`)
 /// has `len` a multiple of 64 and never reads `inp`.
 #[derive(Clone, Copy)]
 pub(crate) struct Cursor<'a, const XOR: bool> {
@@ -48,7 +48,7 @@ pub(crate) struct Cursor<'a, const XOR: bool> {
 impl<'a> Cursor<'a, true> {
     /// The cursor over a fused-XOR request, for as long as both buffers are borrowed.
     #[inline(always)]
-    pub(crate) fn xor(buf: InOutBuf<'a, 'a, u8>) -> Self {
+    pub(crate) fn xor(buf: XorBuf<'a, 'a>) -> Self {
         let len = buf.len();
         let (inp, out) = buf.into_raw();
         Cursor { inp, out, len, _buf: PhantomData }
@@ -66,7 +66,7 @@ impl<'a> Cursor<'a, false> {
     }
 }
 
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 impl<const XOR: bool> Cursor<'_, XOR> {
     /// The cursor as three words: passed as arguments, they stay in registers, where the
     /// Rust ABI passes a struct of three words through memory (DECISIONS.md, § Shared by
@@ -84,7 +84,10 @@ impl<const XOR: bool> Cursor<'_, XOR> {
     pub(crate) unsafe fn from_parts(inp: *const u8, out: *mut u8, len: usize) -> Self {
         Cursor { inp, out, len, _buf: PhantomData }
     }
+}
 
+#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+impl<const XOR: bool> Cursor<'_, XOR> {
     /// Blocks left, a partial last block counted as one.
     #[inline(always)]
     pub(crate) fn blocks(&self) -> usize {
@@ -156,12 +159,43 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
     }
 }
 
-#[cfg(chacha_enabled = "avx512")]
+#[cfg(any(
+    chacha_enabled = "sse2",
+    chacha_enabled = "avx512",
+    chacha_enabled = "neon",
+    chacha_enabled = "simd128"
+))]
 impl<const XOR: bool> Cursor<'_, XOR> {
     /// Bytes left.
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether no byte is left.
+    #[inline(always)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The 128-bit backends split a request as they go (whole blocks, a partial last one).
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+impl Cursor<'_, true> {
+    /// Bytes `..mid` and bytes `mid..`: two cursors over disjoint parts of this one's.
+    ///
+    /// # Panics
+    /// If `mid > self.len()`.
+    #[inline(always)]
+    pub(crate) fn split_at(self, mid: usize) -> (Self, Self) {
+        assert!(mid <= self.len, "a split past the end");
+        let rest = Cursor {
+            inp: self.inp.wrapping_add(mid),
+            out: self.out.wrapping_add(mid),
+            len: self.len - mid,
+            _buf: PhantomData,
+        };
+        (Cursor { len: mid, ..self }, rest)
     }
 }
 
@@ -322,15 +356,15 @@ impl Partial<'_> {
     /// Bytes `at ..` of the output = their input ^ `keystream` (`len - at` bytes).
     #[inline(always)]
     pub(crate) fn xor_from(self, at: usize, keystream: &[u8]) {
-        assert!(at <= self.len, "bytes past the partial block");
-        // SAFETY: bytes `at .. len` are inside the partial block: readable at `inp`,
-        // writable at `out`, the two the same or not overlapping (the type's invariant). The
-        // buffer lives only in this call, so no other reference to the bytes exists beside it
-        // (`Partial` is `Copy`: a buffer returned from here could be made twice).
-        let mut buf = unsafe {
-            InOutBuf::from_raw(self.inp.wrapping_add(at), self.out.wrapping_add(at), self.len - at)
-        };
-        buf.xor_in2out(keystream);
+        assert!(at <= self.len && keystream.len() == self.len - at, "bytes past the partial block");
+        for (i, &k) in keystream.iter().enumerate() {
+            // SAFETY: byte `at + i` is inside the partial block (`at + i < len`, above):
+            // readable at `inp` (the type's invariant).
+            let byte = unsafe { self.inp.wrapping_add(at + i).read() };
+            // SAFETY: and writable at `out`, the same byte or one that no read here
+            // overlaps (the type's invariant).
+            unsafe { self.out.wrapping_add(at + i).write(byte ^ k) };
+        }
     }
 }
 

@@ -31,8 +31,7 @@ use core::arch::aarch64::{
 };
 
 use chacha_core::{
-    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant,
-    inout::InOutBuf,
+    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -53,7 +52,7 @@ impl Neon {
 
 impl Kernel for Neon {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         // SAFETY: a Neon exists only if detect() saw NEON, the only feature xor_neon enables.
         unsafe { xor_neon::<R, V>(state, buf, tail) }
     }
@@ -189,7 +188,8 @@ macro_rules! row_rounds {
 // Never inlined: the module's code stays in three functions the checks find by name.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+    let buf = Cursor::xor(buf);
     let whole = buf.len() / BLOCK_LEN;
     // `pending`: the whole blocks not done yet; `partial`: the partial last block, if any.
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
@@ -204,10 +204,9 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, 
             }
             let (now, later) = pending.split_at(ks.len() * BLOCK_LEN);
             // Not `xor_blocks`: one instance shared by every caller stays out of line.
-            let cur = Cursor::xor(now);
             for (b, rows) in ks.iter().enumerate() {
                 // `now` is `ks.len()` whole blocks: the check folds away.
-                xor_block(cur.blocks_at::<1>(b).expect("a whole block"), rows);
+                xor_block(now.blocks_at::<1>(b).expect("a whole block"), rows);
             }
             pending = later;
             counter = counter.wrapping_add(ks.len() as u64);

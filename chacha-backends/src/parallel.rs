@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use chacha_core::{BLOCK_LEN, Block, Kernel, R20, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{BLOCK_LEN, Block, Kernel, R20, Rounds, State, Variant, XorBuf};
 
 /// Requests shorter than this many bytes of ChaCha20's work run on the calling thread
 /// alone (unless the pool is warm: [`PAR_WARM_MIN_LEN`]); for fewer rounds the threshold
@@ -201,7 +201,7 @@ pub fn xor_blocks<R: Rounds, V: Variant, K: Kernel>(
 ) {
     assert!(out.len().is_multiple_of(BLOCK_LEN), "whole blocks");
     let piece = piece_blocks::<R>(out.len() / BLOCK_LEN, threads);
-    let xor_piece = |index: usize, buf: InOutBuf<'_, '_, u8>| {
+    let xor_piece = |index: usize, buf: XorBuf<'_, '_>| {
         let mut state = piece_state(start, index * piece);
         // Whole blocks only: the kernel leaves the partial-block keystream alone.
         let mut tail = [0u8; BLOCK_LEN];
@@ -214,7 +214,7 @@ pub fn xor_blocks<R: Rounds, V: Variant, K: Kernel>(
         Some(input) => {
             let pieces = out.chunks_mut(bytes).zip(input.chunks(bytes)).enumerate();
             share(pieces, threads, |(i, (out, input))| {
-                xor_piece(i, InOutBuf::new(input, out).expect("the caller checked equal lengths"))
+                xor_piece(i, XorBuf::new(input, out).expect("the caller checked equal lengths"))
             })
         }
     }

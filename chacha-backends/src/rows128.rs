@@ -14,8 +14,8 @@ macro_rules! rows128 {
         $(#[$attr])*
         fn finish(
             ks: &[Rows],
-            blocks: InOutBuf<'_, '_, u8>,
-            partial: InOutBuf<'_, '_, u8>,
+            blocks: Cursor<'_, true>,
+            partial: Cursor<'_, true>,
             tail: &mut Block,
         ) {
             let whole = blocks.len() / BLOCK_LEN;
@@ -27,8 +27,7 @@ macro_rules! rows128 {
 
         /// XORs the blocks of `ks` into the whole blocks of `buf`, as many as both have.
         $(#[$attr])*
-        fn xor_blocks(ks: &[Rows], buf: InOutBuf<'_, '_, u8>) {
-            let cur = Cursor::xor(buf);
+        fn xor_blocks(ks: &[Rows], cur: Cursor<'_, true>) {
             for (b, rows) in ks.iter().enumerate().take(cur.whole()) {
                 if let Some(block) = cur.blocks_at::<1>(b) {
                     xor_block(block, rows);
@@ -55,9 +54,9 @@ macro_rules! rows128 {
         /// The partial last block: keystream to `tail`, whole rows as `xor16` pieces, the
         /// rest from `tail`.
         $(#[$attr])*
-        fn xor_partial(ks: &Rows, partial: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+        fn xor_partial(ks: &Rows, mut partial: Cursor<'_, true>, tail: &mut Block) {
             store_block(tail, ks);
-            let Some(p) = Cursor::xor(partial).last() else { return };
+            let Some(p) = partial.last() else { return };
             if let Some((at, s)) = p.piece::<32>() {
                 xor16(s.at::<16>(0), ks[at / 16]);
                 xor16(s.at::<16>(16), ks[at / 16 + 1]);

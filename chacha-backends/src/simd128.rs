@@ -25,7 +25,7 @@ use core::arch::wasm32::{
     v128_load, v128_or, v128_store, v128_xor,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
 
 use crate::cursor::{Blocks, Cursor, Span};
 
@@ -42,7 +42,7 @@ impl Simd128 {
 
 impl Kernel for Simd128 {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
         xor_simd128::<R, V>(state, buf, tail)
     }
 
@@ -75,7 +75,8 @@ type Rows = [v128; 4];
 /// Fused XOR with the widths of the module header.
 // Never inlined: the module's code stays in its three entry points.
 #[inline(never)]
-fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+    let buf = Cursor::xor(buf);
     let whole = buf.len() / BLOCK_LEN;
     // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);

@@ -11,7 +11,7 @@
 //! backends are where blocks go side by side.
 #![forbid(unsafe_code)]
 
-use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
 
 use crate::scalar::quarter_round;
 
@@ -27,13 +27,13 @@ impl Soft {
 }
 
 impl Kernel for Soft {
-    /// Inlined into the caller (the `Backend` dispatch), so that the `InOutBuf` copy an
-    /// out-of-line call takes (the Rust ABI passes a three-word struct through memory) is
+    /// Inlined into the caller (the `Backend` dispatch), so that the `XorBuf` copy an
+    /// out-of-line call takes (the Rust ABI passes a struct of over two words through memory) is
     /// made in this backend's arm only: before, the caller stored it before choosing the
     /// arm, three stores on every SIMD backend's call too. (`reborrow` makes the copy a new
     /// value of this arm; passed on as it is, LLVM still stored it up front.)
     #[inline(always)]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
         xor_blocks::<R, V>(state, buf.reborrow(), tail)
     }
 
@@ -62,7 +62,7 @@ impl Kernel for Soft {
 
 /// [`Kernel::xor`] for [`Soft`]: whole blocks, then a partial last block.
 #[inline(never)]
-fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
     let mut counter = state.counter();
     // Whole blocks: fixed-size copies through a local, which the compiler inlines as a
     // few vector moves (a variable-length copy would be a `memcpy` call per block).

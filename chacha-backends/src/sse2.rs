@@ -45,7 +45,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm_xor_si128,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, inout::InOutBuf};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
 
 use crate::cursor::{Blocks, Cursor, Span};
 use crate::head::Heads;
@@ -68,11 +68,10 @@ impl Sse2 {
 
 impl Kernel for Sse2 {
     #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
-        let len = buf.len();
-        let (inp, out) = buf.into_raw();
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+        let (inp, out, len) = Cursor::xor(buf).into_parts();
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2
-        // enables; the parts are an `InOutBuf`'s, whose borrow this call holds.
+        // enables; the parts are a `Cursor`'s, whose borrow this call holds.
         unsafe { xor_sse2::<V>(state, R::DOUBLE_ROUNDS, inp, out, len, tail) }
     }
 
@@ -107,10 +106,10 @@ type Rows = [__m128i; 4];
 
 // ---- Entry points: the width rules.
 
-/// Fused XOR, by the module header's widths. The buffer comes as an `InOutBuf`'s parts, in
+/// Fused XOR, by the module header's widths. The buffer comes as a `Cursor`'s parts, in
 /// registers (the Rust ABI passes a struct of three words through memory).
 /// # Safety
-/// `inp`, `out` and `len` are the parts of an `InOutBuf` borrowed for this call.
+/// `inp`, `out` and `len` are [`Cursor::into_parts`] of a cursor borrowed for this call.
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
@@ -123,11 +122,11 @@ unsafe fn xor_sse2<V: Variant>(
     tail: &mut Block,
 ) {
     // SAFETY: the caller's guarantee.
-    let buf = unsafe { InOutBuf::from_raw(inp, out, len) };
+    let buf = unsafe { Cursor::<true>::from_parts(inp, out, len) };
     let whole = buf.len() / BLOCK_LEN;
     // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
-    let left = |pending: &InOutBuf<'_, '_, u8>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
+    let left = |pending: &Cursor<'_, true>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
     let mut heads = Heads::at(state, counter);
     while left(&pending) >= W {
@@ -345,9 +344,9 @@ fn rows_of(w: &[u32; 16]) -> Rows {
 /// XORs one block of keystream words (the fifth of [`sliced4`]) into the 64 bytes of
 /// `buf`, 8 bytes at a time in general-purpose registers (cheaper than `xmm` rows).
 #[inline]
-fn xor_words(w: &[u32; 16], buf: InOutBuf<'_, '_, u8>) {
+fn xor_words(w: &[u32; 16], buf: Cursor<'_, true>) {
     // Never fires (the callers split off one block); LLVM drops the check.
-    let block = Cursor::xor(buf).blocks_at::<1>(0).expect("one block");
+    let block = buf.blocks_at::<1>(0).expect("one block");
     for i in 0..8 {
         let k = u64::from(w[2 * i]) | u64::from(w[2 * i + 1]) << 32;
         let s = block.span::<8>(8 * i);

@@ -19,8 +19,7 @@
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::Kernel;
 use chacha_core::{
-    EndOfStream, Ietf, Legacy, MAX_BATCH_BLOCKS, R8, R12, R20, Rounds, State, Variant, inout::InOutBuf,
-    reference,
+    EndOfStream, Ietf, Legacy, MAX_BATCH_BLOCKS, R8, R12, R20, Rounds, State, Variant, XorBuf, reference,
 };
 use chacha_testdata::{Guarded, filler as bytes};
 use proptest::prelude::*;
@@ -73,7 +72,7 @@ fn check<R: Rounds, V: Variant, K: Kernel>(
         let mut state = start.clone();
         let mut buf = Guarded::new(&data, offset);
         let mut tail = Guarded::new(&[0xA5; 64], 0);
-        state.xor::<R, _>(backend, InOutBuf::from(buf.get_mut()), tail.block_mut()).unwrap();
+        state.xor::<R, _>(backend, XorBuf::from(buf.get_mut()), tail.block_mut()).unwrap();
         buf.check(format_args!("{ctx}: {what}"));
         assert_eq!(buf.get(), &want[..], "{ctx}: {what}");
         check_tail(&tail, &what);
@@ -85,7 +84,7 @@ fn check<R: Rounds, V: Variant, K: Kernel>(
     let input = Guarded::new(&data, 0);
     let mut out = Guarded::new(&vec![0x5A; len], 1);
     let mut tail = Guarded::new(&[0xA5; 64], 0);
-    let io = InOutBuf::new(input.get(), out.get_mut()).unwrap();
+    let io = XorBuf::new(input.get(), out.get_mut()).unwrap();
     state.xor::<R, _>(backend, io, tail.block_mut()).unwrap();
     input.check(format_args!("{ctx}: buffer to buffer: input"));
     out.check(format_args!("{ctx}: buffer to buffer: output"));
@@ -253,7 +252,7 @@ fn requests_past_the_end_are_refused_and_touch_nothing() {
         let mut state = state_at::<Ietf>(&KEY, &NONCE, u64::from(u32::MAX));
         let mut buf = [0x11u8; 65];
         let mut tail = [0x22u8; 64];
-        let r = state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..]), &mut tail);
+        let r = state.xor::<R20, _>(backend, XorBuf::from(&mut buf[..]), &mut tail);
         assert_eq!(r, Err(EndOfStream), "{}", backend.name());
         assert_eq!((buf, tail, state.blocks_left()), ([0x11; 65], [0x22; 64], 1));
         let mut blocks = [[0x33u8; 64]; 2];
@@ -261,11 +260,11 @@ fn requests_past_the_end_are_refused_and_touch_nothing() {
         assert_eq!(blocks, [[0x33; 64]; 2]);
 
         // The last block itself is fine, then nothing more (not even a partial block).
-        state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..64]), &mut tail).unwrap();
+        state.xor::<R20, _>(backend, XorBuf::from(&mut buf[..64]), &mut tail).unwrap();
         assert_eq!((buf[64], tail, state.blocks_left()), (0x11, [0x22; 64], 0), "{}", backend.name());
-        let r = state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..1]), &mut tail);
+        let r = state.xor::<R20, _>(backend, XorBuf::from(&mut buf[..1]), &mut tail);
         assert_eq!(r, Err(EndOfStream));
-        state.xor::<R20, _>(backend, InOutBuf::from(&mut buf[..0]), &mut tail).unwrap();
+        state.xor::<R20, _>(backend, XorBuf::from(&mut buf[..0]), &mut tail).unwrap();
 
         let mut state = state_at::<Legacy>(&KEY, &NONCE, u64::MAX);
         assert_eq!(state.fill::<R20, _>(backend, &mut blocks), Err(EndOfStream));

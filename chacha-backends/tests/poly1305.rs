@@ -8,9 +8,7 @@
 
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{
-    AEAD_CHUNK, AeadDirection, Ietf, Kernel, R8, R20, Rounds, State, inout::InOutBuf, reference,
-};
+use chacha_core::{AEAD_CHUNK, AeadDirection, Ietf, Kernel, R8, R20, Rounds, State, XorBuf, reference};
 use chacha_testdata::{Guarded, filler};
 
 const MIRI: bool = cfg!(miri);
@@ -136,11 +134,11 @@ fn check_aead<R: Rounds, K: Kernel>(kernel: K, len: usize, direction: AeadDirect
     let mut at = state.clone();
     let mut inp = Guarded::new(&data, len % 3);
     let out = if in_place {
-        at.xor_and_mac::<R, K>(kernel, direction, &mut acc, InOutBuf::from(inp.get_mut())).unwrap();
+        at.xor_and_mac::<R, K>(kernel, direction, &mut acc, XorBuf::from(inp.get_mut())).unwrap();
         inp.clone()
     } else {
         let mut out = Guarded::new(&vec![0x5a; len], len % 2);
-        let buf = InOutBuf::new(inp.get(), out.get_mut()).unwrap();
+        let buf = XorBuf::new(inp.get(), out.get_mut()).unwrap();
         at.xor_and_mac::<R, K>(kernel, direction, &mut acc, buf).unwrap();
         assert_eq!(inp.get(), data, "{ctx}: the input changed");
         out
@@ -188,7 +186,7 @@ fn one_pass_past_the_end_touches_nothing() {
         let mut buf = [0x11u8; 129];
         let before = state.clone();
         let got =
-            state.xor_and_mac::<R20, _>(backend, AeadDirection::Seal, &mut acc, InOutBuf::from(&mut buf[..]));
+            state.xor_and_mac::<R20, _>(backend, AeadDirection::Seal, &mut acc, XorBuf::from(&mut buf[..]));
         assert!(got.is_err(), "{backend:?}");
         assert_eq!(buf, [0x11; 129], "{backend:?}");
         assert_eq!(acc.h(), [9, 8, 7], "{backend:?}");

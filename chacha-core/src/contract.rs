@@ -4,10 +4,9 @@
 //! starts again after its last block) and [`State::seek_into`] (a position inside a block).
 //!
 //! Why it is shaped so:
-//! - **Fused XOR, any length.** [`Kernel::xor`] takes the caller's buffer (in-place or
-//!   buffer-to-buffer, as `cipher` hands it over) and XORs the keystream of
-//!   `⌈len / 64⌉` blocks into it in one pass: load, XOR, store, no temporary keystream
-//!   buffer. A partial last block is computed together with the whole ones (a 100-byte
+//! - **Fused XOR, any length.** [`Kernel::xor`] takes the caller's buffer (an [`XorBuf`]:
+//!   in place or buffer to buffer) and XORs the keystream of `⌈len / 64⌉` blocks into it
+//!   in one pass: load, XOR, store, no temporary keystream buffer. A partial last block is computed together with the whole ones (a 100-byte
 //!   message is one 2-block call, not a block call plus a tail call) and its full
 //!   keystream is handed back in `tail`, so the caller can buffer the unused bytes.
 //! - **The backend picks its widths.** The caller gives a block count, never a batch
@@ -24,9 +23,8 @@
 
 use core::fmt::Debug;
 
-use inout::InOutBuf;
-
 use crate::{
+    buf::XorBuf,
     poly1305::{Accumulator, MacBlock},
     rounds::Rounds,
     state::{BLOCK_LEN, Block, EndOfStream, State},
@@ -68,7 +66,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     /// If `buf.len()` is not a multiple of 64, the keystream of the last (partial) block is
     /// written whole into `tail`, after its first `buf.len() % 64` bytes were XORed into
     /// `buf`; otherwise `tail` is left as it was.
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: InOutBuf<'_, '_, u8>, tail: &mut Block);
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block);
 
     /// Writes the keystream of blocks `state.counter() .. + out.len()` into `out`.
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]);
@@ -107,7 +105,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Seal, |ct| acc.absorb_padded(self, ct));
     }
@@ -120,7 +118,7 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
         self,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) {
         aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Open, |ct| acc.absorb_padded(self, ct));
     }
@@ -152,7 +150,7 @@ pub enum AeadDirection {
 pub fn aead_in_pieces<R: Rounds, V: Variant, K: Kernel>(
     kernel: K,
     state: &State<V>,
-    mut buf: InOutBuf<'_, '_, u8>,
+    mut buf: XorBuf<'_, '_>,
     direction: AeadDirection,
     mut mac: impl FnMut(&[u8]),
 ) {
@@ -188,7 +186,7 @@ impl<V: Variant> State<V> {
     pub fn xor<R: Rounds, K: Kernel>(
         &mut self,
         kernel: K,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
         tail: &mut Block,
     ) -> Result<(), EndOfStream> {
         let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
@@ -210,7 +208,7 @@ impl<V: Variant> State<V> {
         kernel: K,
         direction: AeadDirection,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
     ) -> Result<(), EndOfStream> {
         let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
         self.check(blocks)?;

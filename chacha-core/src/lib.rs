@@ -6,8 +6,9 @@
 //! - [`Variant`] markers for the two counter/nonce layouts, [`Ietf`] (RFC 8439) and
 //!   [`Legacy`] (64-bit counter), and [`StateRef`], a state as its own layout's type;
 //! - [`State`], the 16-word input state that knows where its stream ends;
-//! - [`Kernel`], the contract every backend in `chacha-backends` implements, and the widths
-//!   it states for the fronts, [`BULK_BLOCKS`] and [`MAX_BATCH_BLOCKS`];
+//! - [`Kernel`], the contract every backend in `chacha-backends` implements, the buffer it
+//!   XORs into, [`XorBuf`], and the widths it states for the fronts, [`BULK_BLOCKS`] and
+//!   [`MAX_BATCH_BLOCKS`];
 //! - [`poly1305`], the Poly1305 accumulator the backends' MAC kernels share and the MAC on
 //!   top, for the ChaCha20-Poly1305 AEAD;
 //! - [`reference`](mod@reference), the RFC 8439 §2.3 block function, HChaCha and the §2.5
@@ -30,6 +31,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod buf;
 mod contract;
 pub mod poly1305;
 pub mod reference;
@@ -37,8 +39,8 @@ mod rounds;
 mod state;
 mod variant;
 
+pub use buf::{LengthMismatch, XorBuf};
 pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS, aead_in_pieces};
-pub use inout;
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};
 pub use variant::{Ietf, Legacy, StateRef, Variant};

@@ -10,8 +10,7 @@
 use std::cell::Cell;
 
 use chacha_core::{
-    BLOCK_LEN, Block, EndOfStream, Ietf, Kernel, Legacy, R20, Rounds, State, Variant, inout::InOutBuf,
-    reference,
+    BLOCK_LEN, Block, EndOfStream, Ietf, Kernel, Legacy, R20, Rounds, State, Variant, XorBuf, reference,
 };
 use chacha_testdata::get;
 
@@ -29,13 +28,13 @@ fn calls() -> usize {
 struct Recording;
 
 impl Kernel for Recording {
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
         CALLS.with(|c| c.set(c.get() + 1));
         let mut blocks = vec![[0u8; BLOCK_LEN]; buf.len().div_ceil(BLOCK_LEN)];
         reference::keystream::<R, V>(state, &mut blocks);
         let keystream = blocks.concat();
         buf.xor_in2out(&keystream[..buf.len()]);
-        if buf.len() % BLOCK_LEN != 0 {
+        if !buf.len().is_multiple_of(BLOCK_LEN) {
             *tail = *blocks.last().unwrap();
         }
     }

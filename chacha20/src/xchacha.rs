@@ -15,7 +15,7 @@ use cipher::{
     StreamCipherSeek,
     array::Array,
     consts::{U16, U24, U32},
-    inout::InOutBuf,
+    inout::{InOutBuf, NotEqualError},
 };
 
 use crate::{Key, chacha::ChaCha};
@@ -204,13 +204,42 @@ impl<R: Rounds, K: Kernel> StreamCipher for XChaCha<R, K> {
         self.0.unchecked_apply_keystream_inout(buf);
     }
 
+    #[inline]
+    fn unchecked_apply_keystream(&mut self, buf: &mut [u8]) {
+        self.0.unchecked_apply_keystream(buf);
+    }
+
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
         self.0.unchecked_write_keystream(buf);
     }
 
     #[inline]
+    fn unchecked_apply_keystream_b2b(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), NotEqualError> {
+        self.0.unchecked_apply_keystream_b2b(input, output)
+    }
+
+    #[inline]
     fn try_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), StreamCipherError> {
         self.0.try_apply_keystream_inout(buf)
+    }
+
+    #[inline]
+    fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.0.try_apply_keystream(buf)
+    }
+
+    #[inline]
+    fn try_apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), StreamCipherError> {
+        self.0.try_apply_keystream_b2b(input, output)
+    }
+
+    #[inline]
+    fn apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) {
+        self.0.apply_keystream_b2b(input, output);
     }
 
     fn try_write_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {

@@ -1,11 +1,12 @@
 //! API properties of every cipher type on every available backend, with proptest:
-//! chunked == one-shot, seek-then-apply == apply-and-skip, in-place == buffer-to-buffer,
+//! chunked == one-shot, seek-then-apply == apply-and-skip, in-place == buffer-to-buffer
+//! (each buffer-to-buffer method, and a distinct `InOutBuf`),
 //! unaligned == aligned, write_keystream == apply to zeros, and agreement with the
 //! published `chacha20` crate (renamed `chacha20_published`) for every type both have.
 //! Every buffer the cipher gets lies between guard bytes, checked after each call.
 
 use chacha_testdata::Guarded;
-use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek, inout::InOutBuf};
 use chacha20::{
     Backend, ChaCha8, ChaCha8Legacy, ChaCha12, ChaCha12Legacy, ChaCha20, ChaCha20Legacy, XChaCha8, XChaCha12,
     XChaCha20,
@@ -16,6 +17,9 @@ use proptest::prelude::*;
 /// drop repetition: one type per layout (the round count is a loop bound), fewer lengths,
 /// positions and short calls.
 const MIRI: bool = cfg!(miri);
+
+/// One way to apply a cipher buffer to buffer.
+type B2b<C> = fn(&mut C, &[u8], &mut [u8]);
 
 /// A cipher type under test: how to make one from a key, the first bytes of a 24-byte
 /// nonce, and a backend.
@@ -129,6 +133,23 @@ fn check_all<C: Case>(key: &[u8; 32], nonce: &[u8; 24], pos: u64, data: &[u8], s
         input.check(format_args!("{ctx}: buffer to buffer: input"));
         output.check(format_args!("{ctx}: buffer to buffer: output"));
         assert_eq!(output.get(), expected, "{ctx}: buffer to buffer");
+        assert_eq!(input.get(), data, "{ctx}: input changed");
+
+        // The other ways buffer to buffer: `chacha20` implements the `*_b2b` methods itself
+        // (no copy), and a distinct `InOutBuf` has its input copied to the output first.
+        let ways: [(&str, B2b<C>); 3] = [
+            ("try_apply_keystream_b2b", |c, i, o| c.try_apply_keystream_b2b(i, o).unwrap()),
+            ("unchecked_apply_keystream_b2b", |c, i, o| c.unchecked_apply_keystream_b2b(i, o).unwrap()),
+            ("apply_keystream_inout", |c, i, o| c.apply_keystream_inout(InOutBuf::new(i, o).unwrap())),
+        ];
+        for (way, call) in ways {
+            let mut c = C::make(key, nonce, backend);
+            c.seek(pos);
+            let mut output = Guarded::new(&vec![0x5c; data.len()], 2);
+            call(&mut c, input.get(), output.get_mut());
+            output.check(format_args!("{ctx}: {way}: output"));
+            assert_eq!(output.get(), expected, "{ctx}: {way}");
+        }
         assert_eq!(input.get(), data, "{ctx}: input changed");
 
         // In place at an odd address.

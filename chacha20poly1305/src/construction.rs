@@ -20,7 +20,7 @@
 
 use aead::{Error, array::Array, consts::U16, inout::InOutBuf};
 use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, Rounds, State,
+    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, Rounds, State, XorBuf,
     poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN},
 };
 
@@ -219,7 +219,9 @@ fn seal_bulk<R: Rounds, K: Kernel>(
 ) -> [u8; TAG_LEN] {
     let mut mac = key_block::<R, K>(kernel, &mut state);
     mac.absorb(kernel, aad);
-    state.xor_and_mac::<R, K>(kernel, AeadDirection::Seal, &mut mac.acc, buf.reborrow()).expect("checked");
+    state
+        .xor_and_mac::<R, K>(kernel, AeadDirection::Seal, &mut mac.acc, xor_buf(buf.reborrow()))
+        .expect("checked");
     mac.tag(aad.len(), buf.len())
 }
 
@@ -287,6 +289,7 @@ fn open_bulk<R: Rounds, K: Kernel>(
     let in_place = buf.get_in().as_ptr() == buf.get_out().as_ptr();
     if in_place {
         // One pass; on a wrong tag the same keystream again restores the ciphertext.
+        let mut buf = XorBuf::in_place(buf.into_out());
         let at_block_1 = state.clone();
         state
             .xor_and_mac::<R, K>(kernel, AeadDirection::Open, &mut mac.acc, buf.reborrow())
@@ -306,10 +309,20 @@ fn open_bulk<R: Rounds, K: Kernel>(
             return false;
         }
         let mut tail = [0u8; BLOCK_LEN];
-        state.xor::<R, K>(kernel, buf, &mut tail).expect("checked");
+        state.xor::<R, K>(kernel, xor_buf(buf), &mut tail).expect("checked");
         wipe(core::slice::from_mut(&mut tail));
         true
     }
+}
+
+/// `aead`'s buffer as the kernels' [`XorBuf`]: free in place (every in-place call of
+/// `aead`); buffer to buffer, the input is copied to the output first and XORed there,
+/// since safe code cannot take an `InOutBuf`'s two sides apart (the kernel contract has a
+/// type of its own so that `chacha-backends` does not wait for `inout` to build: chacha-core's
+/// `XorBuf` docs). The short path above works on the `InOutBuf` itself and copies nothing.
+#[inline(always)]
+fn xor_buf<'o>(buf: InOutBuf<'_, 'o, u8>) -> XorBuf<'o, 'o> {
+    XorBuf::in_place(buf.into_out_with_copied_in())
 }
 
 /// `a == b` in time independent of where they differ: every byte is read (as two 64-bit

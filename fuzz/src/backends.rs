@@ -13,7 +13,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::{
-    Block, EndOfStream, Ietf, Kernel, Legacy, Rounds, State, Variant, inout::InOutBuf, reference,
+    Block, EndOfStream, Ietf, Kernel, Legacy, Rounds, State, Variant, XorBuf, reference,
 };
 
 use crate::{filler, reference_bytes, rounds_of, take, u16_of, u64_of, with_rounds};
@@ -194,10 +194,10 @@ impl<R: Rounds, V: Variant> WithKernel for &Run<'_, R, V> {
                 let mut output = vec![0x3C; case.align + len + 64];
                 let mut tail: Block = [0xA5; 64];
                 let result = if case.op == Op::XorInPlace {
-                    let buf = InOutBuf::from(&mut input[case.align..case.align + len]);
+                    let buf = XorBuf::from(&mut input[case.align..case.align + len]);
                     state.xor::<R, K>(kernel, buf, &mut tail)
                 } else {
-                    let buf = InOutBuf::new(
+                    let buf = XorBuf::new(
                         &input[case.align..case.align + len],
                         &mut output[case.align..case.align + len],
                     )

@@ -20,7 +20,7 @@ mod work {
 use std::hint::black_box;
 use std::time::Instant;
 
-use chacha_core::{Ietf, Kernel, R8, R20, Rounds, State, inout::InOutBuf};
+use chacha_core::{Ietf, Kernel, R8, R20, Rounds, State, XorBuf};
 
 const KEY: [u8; 32] = [7; 32];
 const NONCE: [u8; 12] = [1; 12];
@@ -35,7 +35,7 @@ fn time<K: Kernel, R: Rounds>(k: K, len: usize, fresh: bool, calls: usize, buf: 
         if fresh {
             state = State::<Ietf>::new(black_box(&KEY), black_box(&NONCE));
         }
-        state.xor::<R, _>(k, InOutBuf::from(&mut buf[..len]), &mut tail).unwrap();
+        state.xor::<R, _>(k, XorBuf::from(&mut buf[..len]), &mut tail).unwrap();
     }
     black_box(&tail);
     start.elapsed().as_secs_f64() / calls as f64
@@ -46,8 +46,8 @@ fn main() {
     let (a, b) = (base::Simd128::detect().unwrap(), work::Simd128::detect().unwrap());
     for len in [1usize, 63, 64, 65, 200, 256, 257, 1000, 4096] {
         let (mut x, mut y, mut t) = (vec![3u8; len], vec![3u8; len], [0u8; 64]);
-        State::<Ietf>::new(&KEY, &NONCE).xor::<R20, _>(a, InOutBuf::from(&mut x[..]), &mut t).unwrap();
-        State::<Ietf>::new(&KEY, &NONCE).xor::<R20, _>(b, InOutBuf::from(&mut y[..]), &mut t).unwrap();
+        State::<Ietf>::new(&KEY, &NONCE).xor::<R20, _>(a, XorBuf::from(&mut x[..]), &mut t).unwrap();
+        State::<Ietf>::new(&KEY, &NONCE).xor::<R20, _>(b, XorBuf::from(&mut y[..]), &mut t).unwrap();
         assert_eq!(x, y, "base and work differ at {len} bytes");
     }
     println!("engine: {}", std::env::var("CHACHA_WASM_ENGINE").unwrap_or_default());

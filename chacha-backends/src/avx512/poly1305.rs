@@ -38,7 +38,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, from_limbs, to_limbs};
-use chacha_core::{AeadDirection, Rounds, State, Variant, aead_in_pieces, inout::InOutBuf};
+use chacha_core::{AeadDirection, Rounds, State, Variant, XorBuf, aead_in_pieces};
 
 use super::Avx512;
 
@@ -85,7 +85,7 @@ impl Ifma {
         kernel: Avx512,
         state: &State<V>,
         acc: &mut Accumulator,
-        buf: InOutBuf<'_, '_, u8>,
+        buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
         // SAFETY: an Ifma exists only if detect() saw AVX-512F and AVX-512 IFMA.
@@ -110,7 +110,7 @@ fn xor_and_mac<R: Rounds, V: Variant>(
     kernel: Avx512,
     state: &State<V>,
     acc: &mut Accumulator,
-    buf: InOutBuf<'_, '_, u8>,
+    buf: XorBuf<'_, '_>,
     direction: AeadDirection,
 ) {
     let mut lanes = Lanes::new(acc);

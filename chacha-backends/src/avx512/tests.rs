@@ -46,7 +46,7 @@ fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {
         let region = &mut buf[offset..offset + len];
         region.copy_from_slice(&data[..len]);
         let mut tail = [0xA5; BLOCK_LEN];
-        state.xor::<R, _>(kernel, InOutBuf::from(&mut *region), &mut tail).unwrap();
+        state.xor::<R, _>(kernel, XorBuf::from(&mut *region), &mut tail).unwrap();
         assert_eq!(region, &want[..], "{ctx}: in place, offset {offset}");
         assert!(tail_ok(&tail), "{ctx}: tail");
         assert_eq!(state.position(), start.position() + blocks as u128, "{ctx}: position");
@@ -55,7 +55,7 @@ fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {
     let mut state = start.clone();
     let mut out = vec![0x5A; len + 1];
     let mut tail = [0xA5; BLOCK_LEN];
-    state.xor::<R, _>(kernel, InOutBuf::new(&data[..len], &mut out[1..]).unwrap(), &mut tail).unwrap();
+    state.xor::<R, _>(kernel, XorBuf::new(&data[..len], &mut out[1..]).unwrap(), &mut tail).unwrap();
     assert_eq!(out[1..], want[..], "{ctx}: buffer to buffer");
     assert_eq!(out[0], 0x5A, "{ctx}: wrote before the output");
     assert!(tail_ok(&tail), "{ctx}: tail");

@@ -20,18 +20,18 @@
 //! the threshold, and every request on a one-thread pool, take the sequential code whole.
 
 use chacha_backends::parallel::{self, note_end, threshold_for};
-use chacha_core::{Kernel, Rounds, Variant};
-use cipher::{StreamCipher, StreamCipherError, inout::InOutBuf};
+use chacha_core::{Kernel, Rounds, Variant, XorBuf};
+use cipher::{StreamCipher, StreamCipherError};
 
 use super::ChaCha;
 
 pub use chacha_backends::parallel::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 
 /// In place (`None`) or buffer to buffer (`Some(input)`, as long as `out`), as one
-/// [`InOutBuf`].
-fn in_out<'a>(input: Option<&'a [u8]>, out: &'a mut [u8]) -> InOutBuf<'a, 'a, u8> {
+/// [`XorBuf`].
+fn in_out<'a>(input: Option<&'a [u8]>, out: &'a mut [u8]) -> XorBuf<'a, 'a> {
     match input {
-        Some(input) => InOutBuf::new(input, out).expect("the caller checked equal lengths"),
+        Some(input) => XorBuf::new(input, out).expect("the caller checked equal lengths"),
         None => out.into(),
     }
 }

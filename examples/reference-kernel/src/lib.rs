@@ -23,7 +23,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
-use chacha_core::{Block, Kernel, Rounds, State, Variant, inout::InOutBuf, reference};
+use chacha_core::{Block, Kernel, Rounds, State, Variant, XorBuf, reference};
 
 /// The workspace README's examples (the quick start: the AEAD, the cipher, the RNGs) run as
 /// doc tests, so they cannot go stale. Here, in a crate that is never packaged: a library
@@ -37,7 +37,7 @@ struct WorkspaceReadme;
 pub struct Reference;
 
 impl Kernel for Reference {
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: InOutBuf<'_, '_, u8>, tail: &mut Block) {
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
         let mut counter = state.counter();
         while buf.len() >= 64 {
             let (mut block, rest) = buf.split_at(64);
