@@ -350,7 +350,7 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
         self.apply(xor_buf(buf));
     }
 
-    /// Like `apply_keystream_b2b`, without a copy (see [`xor_buf`]).
+    /// Like `apply_keystream_b2b`, without a copy (see `xor_buf`).
     #[inline]
     fn unchecked_apply_keystream_b2b(
         &mut self,
@@ -364,7 +364,7 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
     }
 
     /// In place, straight to the kernel's buffer type (the provided method goes through
-    /// an `InOutBuf`, see [`xor_buf`]).
+    /// an `InOutBuf`, see `xor_buf`).
     #[inline]
     fn unchecked_apply_keystream(&mut self, buf: &mut [u8]) {
         assert!(self.check_remaining(buf.len()).is_ok(), "end of keystream reached");
@@ -389,7 +389,7 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
 
     /// In place, straight to the kernel's buffer type: `apply_keystream`, the call most
     /// users make, comes here. (Through an `InOutBuf` the code around the kernel call is
-    /// larger, with the copy of [`xor_buf`], and LLVM kept it out of line: a fresh 64-byte
+    /// larger, with the copy of `xor_buf`, and LLVM kept it out of line: a fresh 64-byte
     /// message 2 % slower on AMD EPYC Zen 4.)
     #[inline]
     fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
@@ -399,7 +399,7 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
     }
 
     /// Buffer to buffer without a copy (the provided method goes through an `InOutBuf`,
-    /// see [`xor_buf`]); the same errors.
+    /// see `xor_buf`); the same errors.
     #[inline]
     fn try_apply_keystream_b2b(&mut self, input: &[u8], output: &mut [u8]) -> Result<(), StreamCipherError> {
         let buf = XorBuf::new(input, output).map_err(|_| StreamCipherError)?;
