@@ -8,7 +8,7 @@
 #
 # How: wasm-bench/ab/main.rs includes the two versions of simd128.rs (and of rows128.rs, the
 # output helpers it shares with sse2 and neon) as modules `base` and `work` (they need
-# nothing of the crate but chacha-core) and is built as a crate of
+# nothing of the crate but chacha-core and the output cursor, cursor.rs) and is built as a crate of
 # its own in target/wasm-ab.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,8 @@ git show "$rev:chacha-backends/src/simd128.rs" >"$dir/src/base/simd128.rs"
 # The row-layout output simd128.rs shares with sse2 and neon (none before it was shared).
 git show "$rev:chacha-backends/src/rows128.rs" >"$dir/src/base/rows128.rs" 2>/dev/null || : >"$dir/src/base/rows128.rs"
 cp chacha-backends/src/simd128.rs chacha-backends/src/rows128.rs "$dir/src/work/"
+# The output cursor both versions write through (`crate::cursor`): the working tree's.
+cp chacha-backends/src/cursor.rs "$dir/src/cursor.rs"
 cp wasm-bench/ab/main.rs "$dir/src/main.rs"
 cat >"$dir/Cargo.toml" <<TOML
 [package]
@@ -33,6 +35,12 @@ publish = false
 [dependencies]
 chacha-core = { path = "$root/chacha-core" }
 TOML
-(cd "$dir" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
-  cargo build -q --release --target wasm32-wasip1 2>&1 | grep -v '^warning' || true)
+# `chacha_enabled` is the cfg chacha-backends' build script sets; cursor.rs compiles its
+# simd128 parts under it.
+if ! (cd "$dir" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128 --cfg chacha_enabled=\"simd128\"" \
+  cargo build -q --release --target wasm32-wasip1); then
+  echo "wasm-bench/ab.sh: the program did not build (REV must be 1e9fecf or later: the" \
+    "kernel contract's buffer type changed there)" >&2
+  exit 1
+fi
 exec node scripts/wasm-run.mjs "$dir/target/wasm32-wasip1/release/chacha-wasm-ab.wasm" "${2:-41}"

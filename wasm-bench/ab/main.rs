@@ -2,10 +2,13 @@
 //! a revision's, and `work`, the working tree's) compiled as two modules of one wasm32
 //! program, their kernels timed call by call, interleaved, under Node. Prints per workload
 //! both medians and the per-round ratio base/work (above 1: the working tree is faster).
-#![allow(dead_code, unused_imports, missing_docs)]
+#![allow(dead_code, unused_imports, missing_docs, unexpected_cfgs)]
 
 // Each tree's `simd128.rs`, and its `rows128.rs` (the row-layout output `simd128.rs` takes
 // as `super::rows128`; empty for revisions before it), in `src/base/` and `src/work/`.
+// The output cursor of both versions (`crate::cursor`), the working tree's.
+mod cursor;
+
 mod base {
     pub mod rows128;
     pub mod simd128;
