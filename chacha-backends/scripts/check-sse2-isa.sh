@@ -12,10 +12,11 @@
 #   chacha-backends/scripts/check-sse2-isa.sh target/forced-sse2/release/deps/differential-<hash>
 #
 # What it checks: every function whose demangled name is in `chacha_backends::sse2`. The
-# module's three `#[target_feature(enable = "sse2")]` entry points (`xor_sse2`,
-# `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]`, so all of its SIMD code is inside
-# them (or in other functions of the module); the script requires each of the three to be
-# present, so a build where they moved elsewhere cannot pass by checking nothing.
+# module's four `#[target_feature(enable = "sse2")]` entry points (`xor_sse2`,
+# `fill_sse2`, `fill_batch_sse2`, `hchacha_sse2`) are `#[inline(never)]`, so all of its
+# SIMD code is inside them (or in other functions of the module); the script requires
+# each of the four to be present, so a build where they moved elsewhere cannot pass by
+# checking nothing.
 #
 # The rules, per instruction:
 # - no `%ymm`/`%zmm`/mask (`%k0`-`%k7`) operand and no mnemonic starting with `v` (VEX/EVEX);
@@ -71,6 +72,7 @@ BEGIN {
         fns++
         if (name ~ /chacha_backends::sse2::xor_sse2/) have["xor_sse2"] = 1
         if (name ~ /chacha_backends::sse2::fill_sse2/) have["fill_sse2"] = 1
+        if (name ~ /chacha_backends::sse2::fill_batch_sse2/) have["fill_batch_sse2"] = 1
         if (name ~ /chacha_backends::sse2::hchacha_sse2/) have["hchacha_sse2"] = 1
     }
     next
@@ -102,8 +104,8 @@ function report(why) {
 }
 END {
     missing = ""
-    split("xor_sse2 fill_sse2 hchacha_sse2", need, " ")
-    for (i = 1; i <= 3; i++) if (!(need[i] in have)) missing = missing " " need[i]
+    split("xor_sse2 fill_sse2 fill_batch_sse2 hchacha_sse2", need, " ")
+    for (i = 1; i <= 4; i++) if (!(need[i] in have)) missing = missing " " need[i]
     if (missing != "") {
         printf "check-sse2-isa: entry point(s) not found in the binary:%s\n", missing
         exit 1

@@ -46,7 +46,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use chacha_core::{
-    Block, Kernel, Rounds, State, Variant, XorBuf,
+    Block, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -104,6 +104,18 @@ impl Kernel for Avx2 {
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
         // SAFETY: an Avx2 exists only if detect() saw AVX2.
         unsafe { fill_avx2::<R, V>(state, out) }
+    }
+
+    #[inline]
+    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        if out.len() > MAX_BATCH_BLOCKS {
+            // SAFETY: as below.
+            let batch =
+                |counter, piece: &mut [Block]| unsafe { fill_batch_avx2::<R, V>(state, counter, piece) };
+            return crate::fill_batch_in_pieces(state.counter(), out, batch);
+        }
+        // SAFETY: an Avx2 exists only if detect() saw AVX2.
+        unsafe { fill_batch_avx2::<R, V>(state, state.counter(), out) }
     }
 
     #[inline]
@@ -290,6 +302,26 @@ fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
     // Never written: raw keystream has no partial block.
     let mut unused = [0u8; 64];
     run::<R, V, false>(state, cur.whole(), Dest { cur, tail: Tail::new(&mut unused) })
+}
+
+/// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
+/// block `counter` in `rows1`, `rows2` or `rows4`, out of [`fill_avx2`], so that a program
+/// whose only fills are these (a cipher's) links this and not `fill_avx2`'s 10 KB. No loop
+/// here (see `avx512::fill_batch`).
+#[target_feature(enable = "avx2")]
+fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &mut [Block]) {
+    let n = out.len();
+    debug_assert!(n <= 4, "a batch of {n} blocks");
+    // Never written: raw keystream has no partial block.
+    let mut unused = [0u8; 64];
+    let d = Dest { cur: Cursor::fill(out), tail: Tail::new(&mut unused) };
+    // Each kernel writes exactly the `n` blocks.
+    match n {
+        0 => {}
+        1 => rows1::<R, V, false>(state.words(), counter, d, 0),
+        2 => rows2::<R, V, false>(state.words(), counter, d, 0, 2, Masks::new()),
+        _ => rows4::<R, V, false>(state.words(), counter, d, 0, n, Masks::new()),
+    }
 }
 
 /// The width rules (the module header's table) for `blocks` blocks, `d.cur.whole()` of them whole.

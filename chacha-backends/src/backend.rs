@@ -87,6 +87,11 @@ macro_rules! backends {
             }
 
             #[inline]
+            fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill_batch::<R, V>(state, out), )+ }
+            }
+
+            #[inline]
             fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
                 match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
             }
@@ -139,6 +144,17 @@ impl Kernel for Backend {
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
         route!(R, V, state, |pair, s| pair::fill(self, s, out), Generic(self).fill::<R, V>(state, out))
+    }
+
+    #[inline]
+    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        route!(
+            R,
+            V,
+            state,
+            |pair, s| pair::fill_batch(self, s, out),
+            Generic(self).fill_batch::<R, V>(state, out)
+        )
     }
 
     #[inline]

@@ -17,8 +17,11 @@
 //! [`Kernel`] methods; each function is a `match` over the compiled-in backends (the
 //! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] entry points run the
 //! [`Ietf`] kernels (`rounds!` says how), so only those are compiled. HChaCha per round
-//! count. The AEAD's one-pass steps with the `aead` feature only, for ChaCha20 and the
-//! `Ietf` layout (`r20_aead`: ChaCha20-Poly1305's). Only the pairs a program uses are
+//! count. `fill_batch` beside `fill`: the ciphers fill only their short-call batches and a
+//! seek's block, and the x86 backends serve those from small functions of their own, so a
+//! program without an RNG links none of the `fill` kernels. The AEAD's one-pass steps with
+//! the `aead` feature only, for ChaCha20 and the `Ietf` layout (`r20_aead`:
+//! ChaCha20-Poly1305's). Only the pairs a program uses are
 //! linked into it: the dispatch in [`Backend`] names one entry point per call, chosen by
 //! constants.
 //!
@@ -61,6 +64,14 @@ macro_rules! rounds {
             #[inline(never)]
             pub(crate) fn fill(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
                 Generic(backend).fill::<$r, Ietf>(state, out)
+            }
+
+            /// [`Kernel::fill_batch`] of every backend, for these rounds and the `Ietf`
+            /// layout: the ciphers' only fills, so a program without an RNG links no
+            /// `fill` of a backend whose `fill_batch` is a function of its own.
+            #[inline(never)]
+            pub(crate) fn fill_batch(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
+                Generic(backend).fill_batch::<$r, Ietf>(state, out)
             }
 
             /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
@@ -114,12 +125,34 @@ macro_rules! rounds {
                 kernel.fill::<$r, Ietf>(&piece, first);
                 kernel.fill::<$r, Ietf>(&next, rest);
             }
+
+            /// [`Kernel::fill_batch`] of every backend, for these rounds and the `Legacy`
+            /// layout.
+            #[inline(never)]
+            pub(crate) fn legacy_fill_batch(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                if out.len() as u64 <= state.blocks_before_carry() {
+                    Generic(backend).fill_batch::<$r, Ietf>(&state.ietf_piece_here(), out)
+                } else {
+                    legacy_fill_batch_across_carry(backend, state, out)
+                }
+            }
+
+            /// [`legacy_fill_batch`] of a request that crosses a carry: two pieces.
+            #[cold]
+            #[inline(never)]
+            fn legacy_fill_batch_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                let kernel = Generic(backend);
+                let (piece, blocks, next) = across_carry(state);
+                let (first, rest) = out.split_at_mut(blocks);
+                kernel.fill_batch::<$r, Ietf>(&piece, first);
+                kernel.fill_batch::<$r, Ietf>(&next, rest);
+            }
         }
 
         /// The [`Legacy`] layout's entry points of
         #[doc = concat!("[`", stringify!($ietf), "`](", stringify!($ietf), "), as `route!` names them.")]
         pub(crate) mod $legacy {
-            pub(crate) use super::$ietf::{legacy_fill as fill, legacy_xor as xor};
+            pub(crate) use super::$ietf::{legacy_fill as fill, legacy_fill_batch as fill_batch, legacy_xor as xor};
         }
     };
 }

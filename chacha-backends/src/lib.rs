@@ -45,6 +45,26 @@ macro_rules! repeat_rounds {
     }};
 }
 
+/// [`Kernel::fill_batch`](chacha_core::Kernel::fill_batch) of more than
+/// [`MAX_BATCH_BLOCKS`](chacha_core::MAX_BATCH_BLOCKS) blocks, which no front asks for (the
+/// x86 backends' batch kernels take at most that many): `batch(counter, piece)` for each
+/// piece of `out`, from block `counter` on. Cold and out of line, so that the fronts'
+/// requests stay one jump to the kernel (with a loop around it, the entry point kept a
+/// frame and called: a cipher's batches 1 % slower on AMD Zen 4).
+#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cold]
+#[inline(never)]
+fn fill_batch_in_pieces(
+    counter: u64,
+    out: &mut [chacha_core::Block],
+    mut batch: impl FnMut(u64, &mut [chacha_core::Block]),
+) {
+    const N: usize = chacha_core::MAX_BATCH_BLOCKS;
+    for (k, piece) in out.chunks_mut(N).enumerate() {
+        batch(counter.wrapping_add((k * N) as u64), piece);
+    }
+}
+
 #[cfg(chacha_enabled = "avx2")]
 pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]

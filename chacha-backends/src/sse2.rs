@@ -12,8 +12,9 @@
 //!
 //! SSE2 and nothing later: the 16-bit rotate is two word shuffles (`pshuflw`, `pshufhw`;
 //! with `ssse3` merely enabled LLVM makes them `pshufb`), 12/8/7 two shifts and an `or`.
-//! The entry points (`xor_sse2`, `fill_sse2`, `hchacha_sse2`) are `#[inline(never)]` and
-//! hold all of the module's vector code, where `scripts/check-sse2-isa.sh` checks it.
+//! The entry points (`xor_sse2`, `fill_sse2`, `fill_batch_sse2`, `hchacha_sse2`) are
+//! `#[inline(never)]` and hold all of the module's vector code, where
+//! `scripts/check-sse2-isa.sh` checks it.
 //!
 //! Why:
 //! - **Word-sliced**: no shuffles in the rounds; a `punpck*` transpose turns the words into
@@ -45,7 +46,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm_xor_si128,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf};
 
 use crate::cursor::{Blocks, Cursor, Span};
 use crate::head::Heads;
@@ -82,6 +83,20 @@ impl Kernel for Sse2 {
     }
 
     #[inline]
+    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        if out.len() > MAX_BATCH_BLOCKS {
+            // SAFETY: as below.
+            let batch = |counter, piece: &mut [Block]| unsafe {
+                fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, counter, piece)
+            };
+            return crate::fill_batch_in_pieces(state.counter(), out, batch);
+        }
+        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_batch_sse2
+        // enables.
+        unsafe { fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, state.counter(), out) }
+    }
+
+    #[inline]
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature hchacha_sse2 enables.
         unsafe { hchacha_sse2::<R>(key, input) }
@@ -95,11 +110,12 @@ impl Kernel for Sse2 {
 }
 
 // The `CALLER`s of `sliced4`, one instance per call site: the loop and the last 4 blocks
-// of `xor_sse2` and of `fill_sse2`.
+// of `xor_sse2` and of `fill_sse2`, and `fill_batch_sse2`.
 const IN_XOR_LOOP: u8 = 0;
 const IN_XOR_END: u8 = 1;
 const IN_FILL_LOOP: u8 = 2;
 const IN_FILL_END: u8 = 3;
+const IN_FILL_BATCH: u8 = 4;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [__m128i; 4];
@@ -197,6 +213,28 @@ fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Bloc
             rest,
             &sliced4::<V, false, IN_FILL_END, true>(state, double_rounds, counter, &heads).0,
         ),
+    }
+}
+
+/// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
+/// block `counter`, with [`fill_sse2`]'s widths for them but out of it, so that a program
+/// whose only fills are these (a cipher's) links this and not `fill_sse2`'s 9 KB. No loop
+/// here (see `avx512::fill_batch`).
+// Never inlined: see the module header.
+#[inline(never)]
+#[target_feature(enable = "sse2")]
+fn fill_batch_sse2<V: Variant>(state: &State<V>, double_rounds: usize, counter: u64, out: &mut [Block]) {
+    debug_assert!(out.len() <= 4, "a batch of {} blocks", out.len());
+    match out.len() {
+        0 => {}
+        1 => store_blocks(out, &row_blocks::<V, 1>(state, double_rounds, counter)),
+        2 => store_blocks(out, &row_blocks::<V, 2>(state, double_rounds, counter)),
+        3 => store_blocks(out, &row_blocks::<V, 3>(state, double_rounds, counter)),
+        _ => {
+            let heads = Heads::at(state, counter);
+            let blocks = sliced4::<V, false, IN_FILL_BATCH, true>(state, double_rounds, counter, &heads).0;
+            store_blocks(out, &blocks);
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! Every backend this CPU runs against `chacha_core::reference`, through `State::xor` /
-//! `State::fill` and `Kernel::hchacha`: fused XOR (in-place, buffer-to-buffer, unaligned),
-//! raw keystream and HChaCha, over counter edges, every block count up to 70, every byte
-//! length up to 300, and random inputs (proptest); every buffer a kernel writes or reads
-//! lies between guard bytes, checked after each call. The matrix runs twice per backend: on
+//! `State::fill` / `State::fill_batch` and `Kernel::hchacha`: fused XOR (in-place,
+//! buffer-to-buffer, unaligned), raw keystream (both fills) and HChaCha, over counter
+//! edges, every block count up to 70, every byte length up to 300, and random inputs
+//! (proptest); every buffer a kernel writes or reads lies between guard bytes, checked
+//! after each call. The matrix runs twice per backend: on
 //! `Backend` (the run-time `match`) and on the backend's own kernel type
 //! (`Backend::with_kernel`, static dispatch).
 //!
@@ -92,13 +93,21 @@ fn check<R: Rounds, V: Variant, K: Kernel>(
     check_tail(&tail, "buffer to buffer");
     check_state(&state);
 
-    // Raw keystream, whole blocks only.
-    let mut state = start.clone();
-    let mut blocks_out = Guarded::blocks(len / 64, 0);
-    state.fill::<R, _>(backend, blocks_out.blocks_mut()).unwrap();
-    blocks_out.check(format_args!("{ctx}: fill"));
-    assert_eq!(blocks_out.get(), &ks[..len / 64 * 64], "{ctx}: fill");
-    assert_eq!(state.position(), start.position() + (len / 64) as u128, "{ctx}: position after fill");
+    // Raw keystream, whole blocks only: `fill`, and `fill_batch` (the fronts' short fills;
+    // any count gives the same bytes).
+    for what in ["fill", "fill_batch"] {
+        let mut state = start.clone();
+        let mut blocks_out = Guarded::blocks(len / 64, 0);
+        let out = blocks_out.blocks_mut();
+        match what {
+            "fill" => state.fill::<R, _>(backend, out),
+            _ => state.fill_batch::<R, _>(backend, out),
+        }
+        .unwrap();
+        blocks_out.check(format_args!("{ctx}: {what}"));
+        assert_eq!(blocks_out.get(), &ks[..len / 64 * 64], "{ctx}: {what}");
+        assert_eq!(state.position(), start.position() + (len / 64) as u128, "{ctx}: position after {what}");
+    }
 }
 
 /// Miri runs the reduced matrix (see the header).

@@ -12,7 +12,9 @@
 //! - **The backend picks its widths.** The caller gives a block count, never a batch
 //!   width: a 16-lane backend asked for 3 blocks computes what 3 blocks need, so nobody
 //!   computes 16 blocks to use 1.
-//! - **Raw keystream** ([`Kernel::fill`]) in whole blocks, for RNGs.
+//! - **Raw keystream** ([`Kernel::fill`]) in whole blocks, for RNGs; the fronts' short-call
+//!   batches through [`Kernel::fill_batch`], which a kernel may serve from a small path of
+//!   its own, so that a program whose only fills are those does not link the rest.
 //! - **Rounds and layout are type parameters**, so each (backend, rounds, layout) triple is
 //!   monomorphised: the round loop has a constant bound and the counter width is known.
 //! - **The kernel reads the state, never moves it.** It computes blocks
@@ -70,6 +72,17 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
 
     /// Writes the keystream of blocks `state.counter() .. + out.len()` into `out`.
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]);
+
+    /// [`fill`](Kernel::fill) for a front's short requests: a batch of at most
+    /// [`MAX_BATCH_BLOCKS`] blocks for short calls, or the one block a seek lands in. The
+    /// same bytes as `fill` for every `out` (a longer one too, maybe slower). A kernel
+    /// whose `fill` holds every width up to its bulk step can serve these from a small
+    /// function of their own, so that a program that fills no more than this (a cipher:
+    /// it XORs its messages) links only that. The default is `fill`.
+    #[inline]
+    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        self.fill::<R, V>(state, out);
+    }
 
     /// HChaCha with `R` rounds (draft-irtf-cfrg-xchacha-03 §2.2): the XChaCha subkey.
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32];
@@ -227,9 +240,35 @@ impl<V: Variant> State<V> {
     /// untouched.
     #[inline]
     pub fn fill<R: Rounds, K: Kernel>(&mut self, kernel: K, out: &mut [Block]) -> Result<(), EndOfStream> {
+        self.fill_with(out, |state, out| kernel.fill::<R, V>(state, out))
+    }
+
+    /// [`fill`](Self::fill) through [`Kernel::fill_batch`]: for a front's short-call batch
+    /// (at most [`MAX_BATCH_BLOCKS`] blocks) or the block a seek lands in. The same bytes,
+    /// errors and move.
+    ///
+    /// # Errors
+    /// As [`fill`](Self::fill).
+    #[inline]
+    pub fn fill_batch<R: Rounds, K: Kernel>(
+        &mut self,
+        kernel: K,
+        out: &mut [Block],
+    ) -> Result<(), EndOfStream> {
+        self.fill_with(out, |state, out| kernel.fill_batch::<R, V>(state, out))
+    }
+
+    /// The check, the kernel's `run` and the move of [`fill`](Self::fill) and
+    /// [`fill_batch`](Self::fill_batch).
+    #[inline(always)]
+    fn fill_with(
+        &mut self,
+        out: &mut [Block],
+        run: impl FnOnce(&Self, &mut [Block]),
+    ) -> Result<(), EndOfStream> {
         let blocks = out.len() as u64;
         self.check(blocks)?;
-        kernel.fill::<R, V>(self, out);
+        run(self, out);
         self.advance(blocks)
     }
 
@@ -256,7 +295,7 @@ impl<V: Variant> State<V> {
 
     /// Moves to byte `offset` (`0..64`) of block `block`. A state stands between blocks,
     /// so inside one (`offset > 0`) the keystream of block `block` is written to the
-    /// block `buf` returns and the state moves past it: the caller serves bytes
+    /// block `buf` returns ([`Kernel::fill_batch`]) and the state moves past it: the caller serves bytes
     /// `offset..64` of that block first. With `offset == 0` this is [`seek`](Self::seek)
     /// and `buf` is not called.
     ///
@@ -281,7 +320,7 @@ impl<V: Variant> State<V> {
         }
         self.seek(block)?;
         if offset != 0 {
-            self.fill::<R, K>(kernel, core::slice::from_mut(buf()))?;
+            self.fill_batch::<R, K>(kernel, core::slice::from_mut(buf()))?;
         }
         Ok(())
     }

@@ -1,4 +1,5 @@
-//! The contract's one enforcement point, [`State::xor`] and [`State::fill`], with a kernel
+//! The contract's one enforcement point, [`State::xor`] and [`State::fill`] (and
+//! [`State::fill_batch`]), with a kernel
 //! built on [`chacha_core::reference`] that records every call: the bytes (RFC 8439
 //! §2.4.2), the state's move past the blocks used, and the end of the stream — a request
 //! that does not fit is refused before the kernel runs, so nothing is written past the end
@@ -105,6 +106,7 @@ fn end_of_stream<V: Variant>(nonce: &V::Nonce) {
     assert_eq!(state.xor::<R20, _>(Recording, data.as_mut_slice().into(), &mut tail), Err(EndOfStream));
     let mut out = [[0xA5u8; BLOCK_LEN]; 3];
     assert_eq!(state.fill::<R20, _>(Recording, &mut out), Err(EndOfStream));
+    assert_eq!(state.fill_batch::<R20, _>(Recording, &mut out), Err(EndOfStream));
     assert_eq!(calls(), before, "a refused request never reaches the kernel");
     assert!(data.iter().chain(out.as_flattened()).all(|&b| b == 0xA5), "nothing written");
     assert_eq!(tail, [0x55; BLOCK_LEN]);
@@ -119,17 +121,24 @@ fn end_of_stream<V: Variant>(nonce: &V::Nonce) {
     assert_eq!(data, want.concat());
     assert_eq!((fits.blocks_left(), fits.position()), (0, V::BLOCKS));
     let mut two = [[0u8; BLOCK_LEN]; 2];
+    let mut batch = state.clone();
     state.fill::<R20, _>(Recording, &mut two).unwrap();
     assert_eq!(two, want);
     assert_eq!(state.blocks_left(), 0);
-    assert_eq!(calls(), before + 2);
+    // `fill_batch`: the same bytes and move (the default method is `fill`).
+    let mut two = [[0u8; BLOCK_LEN]; 2];
+    batch.fill_batch::<R20, _>(Recording, &mut two).unwrap();
+    assert_eq!((two, batch.blocks_left(), batch.position()), (want, 0, V::BLOCKS));
+    assert_eq!(calls(), before + 3);
 
     // At the end: one byte is refused, nothing is accepted.
     let mut byte = [0u8; 1];
     assert_eq!(state.xor::<R20, _>(Recording, byte.as_mut_slice().into(), &mut tail), Err(EndOfStream));
     assert_eq!(state.fill::<R20, _>(Recording, &mut two[..1]), Err(EndOfStream));
+    assert_eq!(batch.fill_batch::<R20, _>(Recording, &mut two[..1]), Err(EndOfStream));
     state.xor::<R20, _>(Recording, (&mut [][..]).into(), &mut tail).unwrap();
     state.fill::<R20, _>(Recording, &mut []).unwrap();
+    batch.fill_batch::<R20, _>(Recording, &mut []).unwrap();
     assert_eq!(byte, [0]);
 }
 

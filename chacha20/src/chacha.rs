@@ -260,7 +260,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
             let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
-                .fill::<R, K>(self.kernel, &mut self.ahead.batch()[..blocks])
+                .fill_batch::<R, K>(self.kernel, &mut self.ahead.batch()[..blocks])
                 .expect("end of keystream reached");
             (self.used, self.end) = (0, (blocks * 64) as u16);
             self.use_ahead(buf);
