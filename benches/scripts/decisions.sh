@@ -32,6 +32,8 @@ DECISIONS=(
   "10bb251|avx512|xor,fill|16384,1048576|16-block sets after the first start from the counter-free head, the column chain a set early (Intel family 6 model 167: xor 1.08 at 16 KiB, 1.04-1.10 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.02-1.05; EMR not measured)"
   "10bb251|avx2|xor,fill|16384,1048576|8-block sets from the head, as avx512 (Intel family 6 model 167: xor 1.07 at 16 KiB, 1.07-1.08 at 1 MiB; AMD EPYC Zen 4: xor and fill 1.06; EMR not measured)"
   "ee10fe4|avx2|fresh,rng|128,384,448,512|the round count a constant, one instance per count, over the revision's run-time count (reverted by the next commit; AMD EPYC Zen 4: the revision 1.04-1.11x faster at fresh 128-384 B, 0.92-0.97x at rng 384 B and 0.97-0.98x at fresh 448-512 B; Intel not measured)"
+  "1fdfd48|avx512|warm,warm-xchacha|64,100,200|a cipher's batches through fill_batch, a small kernel of their own, over the revision's avx512::run fill instance (for the binary: 1.28x -> 1.19x the published crate's; AMD EPYC Zen 4: 0.991-1.014 at 32-200 B; Intel not measured)"
+  "1fdfd48|avx2|warm,warm-xchacha|64,100,200|the same on avx2, over the revision's fill_avx2 (AMD EPYC Zen 4: 1.000-1.026; Intel not measured)"
 )
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
