@@ -36,9 +36,6 @@
 //!   cost about one chain's latency.
 //! - **No extra block in general-purpose registers**: free while the core's other hardware
 //!   thread is idle, slower while it is busy, and a library cannot know which.
-//! - **The round count an argument** of `run` and the kernels (`double_rounds`), so one
-//!   instance of `run` per operation serves ChaCha8, 12 and 20 (a third of the code to
-//!   compile); only the 1–64-byte path and HChaCha keep `R`, their short loops unrolled.
 //!
 //! Figures, rejected designs and how to measure them again: `DECISIONS.md` in this crate,
 //! § avx2 (and § Machine facts for the CPUs).
@@ -100,14 +97,13 @@ impl Kernel for Avx2 {
             return unsafe { xor_avx2_one_block::<R, V>(state, state.counter(), inp, out, len, tail) };
         }
         // SAFETY: an Avx2 exists only if detect() saw AVX2; the parts are a `Cursor`'s.
-        unsafe { run::<V, true>(R::DOUBLE_ROUNDS, state, inp, out, len, Some(tail)) }
+        unsafe { xor_avx2::<R, V>(state, inp, out, len, tail) }
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let (inp, out, len) = Cursor::fill(out).into_parts();
-        // SAFETY: as above.
-        unsafe { run::<V, false>(R::DOUBLE_ROUNDS, state, inp, out, len, None) }
+        // SAFETY: an Avx2 exists only if detect() saw AVX2.
+        unsafe { fill_avx2::<R, V>(state, out) }
     }
 
     #[inline]
@@ -278,84 +274,40 @@ fn xor_partial(p: Partial<'_>, ks: &Block) {
     piece!(u8);
 }
 
-/// The whole request: `⌈len / 64⌉` blocks by the module header's width rules, then the
-/// partial block's bytes. The cursor comes as the three words of [`Cursor::into_parts`]
-/// and `tail` as a reference: the Rust ABI passes a struct of four words through memory.
-///
-/// One instance per operation for every round count (`double_rounds`), out of line: an
-/// `#[inline]` one is emitted in each codegen unit that calls it, and each round count's
-/// entry points are one (`compiled.rs`). Six arguments, so that they all stay in
-/// registers and the entry points jump here. `tail`: `None` for a `fill` (no partial
-/// block), so that its caller neither makes one nor keeps a frame for it.
+/// The whole request: `⌈len / 64⌉` blocks, then the partial block's bytes. The cursor
+/// comes as the three words of [`Cursor::into_parts`] and `tail` as a reference: the Rust
+/// ABI passes a struct of four words through memory.
 /// # Safety
 /// As [`Cursor::from_parts`].
-#[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn run<V: Variant, const XOR: bool>(
-    double_rounds: usize,
+unsafe fn xor_avx2<R: Rounds, V: Variant>(
     state: &State<V>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
-    tail: Option<&mut Block>,
+    tail: &mut Block,
 ) {
-    // Never written: a fill has no partial block. Chosen by `XOR`, not by `tail` (a select
-    // at run time kept a zeroed block on the stack of every `xor` in `avx512::run`).
-    let mut unused = [0u8; 64];
-    let tail = if XOR { tail.expect("an xor has a tail") } else { &mut unused };
-    // A fill is whole blocks (its caller's `&mut [Block]`); said again here, where that
-    // knowledge no longer reaches (`run` is not inlined), so the partial-block tests fold.
-    let len = if XOR { len } else { len - len % 64 };
     // SAFETY: the caller's guarantee.
-    let cur = unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
-    let d = Dest { cur, tail: Tail::new(&mut *tail) };
-    let blocks = cur.blocks();
-    let whole = cur.whole();
-    let w = state.words();
-    let mut counter = state.counter();
-    let masks = Masks::new();
-    let mut done = 0;
-    // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
-    if whole >= 16 {
-        let mut heads = Heads::at(state, counter);
-        let mut chain = column_chain8(&heads.at_counter, counter, masks);
-        while let Some(set) = d.cur.blocks_at::<8>(done) {
-            chain = sliced8_from_head::<V, XOR>(w, double_rounds, counter, &heads, chain, set, masks);
-            done += 8;
-            counter = counter.wrapping_add(8);
-            if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
-                // `Legacy`: word 13 was carried into.
-                heads = Heads::at(state, counter);
-            }
-        }
-    } else if let Some(set) = d.cur.blocks_at::<8>(0) {
-        sliced8_whole::<V, XOR>(w, double_rounds, counter, set, masks);
-        done += 8;
-        counter = counter.wrapping_add(8);
-    }
-    // The rest, at most 8 blocks (fewer than 8 whole): never more than one block computed
-    // and not used. One call site per kernel, so that each stays inline.
-    match blocks - done {
-        0 => {}
-        // In every arm the kernels write exactly the blocks `done..blocks`.
-        1 => rows1::<V, XOR>(w, double_rounds, counter, d, done),
-        2 => rows2::<V, XOR>(w, double_rounds, counter, d, done, 2),
-        n @ (3 | 4) => rows4::<V, XOR>(w, double_rounds, counter, d, done, n),
-        n @ (5 | 6) => rows6::<V, XOR>(w, double_rounds, counter, d, done, n),
-        7 => sliced8::<V, XOR>(w, double_rounds, counter, d, done, 7, masks),
-        // A set of 8 whose last block is the partial one.
-        n => sliced8::<V, XOR>(w, double_rounds, counter, d, done, n, masks),
-    }
+    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
+    run::<R, V, true>(state, cur.blocks(), Dest { cur, tail: Tail::new(tail) });
     if let Some(p) = cur.partial() {
         xor_partial(p, tail);
     }
 }
 
+/// Raw keystream for `out`.
+#[target_feature(enable = "avx2")]
+fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+    let cur = Cursor::fill(out);
+    // Never written: raw keystream has no partial block.
+    let mut unused = [0u8; 64];
+    run::<R, V, false>(state, cur.whole(), Dest { cur, tail: Tail::new(&mut unused) })
+}
+
 /// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
-/// block `counter` in `rows1`, `rows2` or `rows4`, out of [`run`]'s `fill` instance, so
-/// that a program whose only fills are these (a cipher's) links this and not `run`'s
-/// 10 KB. No loop here (see `avx512::fill_batch`). The round count a constant, as on the
-/// 1–64-byte path.
+/// block `counter` in `rows1`, `rows2` or `rows4`, out of [`fill_avx2`], so that a program
+/// whose only fills are these (a cipher's) links this and not `fill_avx2`'s 10 KB. No loop
+/// here (see `avx512::fill_batch`).
 #[target_feature(enable = "avx2")]
 fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &mut [Block]) {
     let n = out.len();
@@ -366,9 +318,55 @@ fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &
     // Each kernel writes exactly the `n` blocks.
     match n {
         0 => {}
-        1 => rows1::<V, false>(state.words(), R::DOUBLE_ROUNDS, counter, d, 0),
-        2 => rows2::<V, false>(state.words(), R::DOUBLE_ROUNDS, counter, d, 0, 2),
-        _ => rows4::<V, false>(state.words(), R::DOUBLE_ROUNDS, counter, d, 0, n),
+        1 => rows1::<R, V, false>(state.words(), counter, d, 0),
+        2 => rows2::<R, V, false>(state.words(), counter, d, 0, 2, Masks::new()),
+        _ => rows4::<R, V, false>(state.words(), counter, d, 0, n, Masks::new()),
+    }
+}
+
+/// The width rules (the module header's table) for `blocks` blocks, `d.cur.whole()` of them whole.
+#[target_feature(enable = "avx2")]
+fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest<'_, XOR>) {
+    let whole = d.cur.whole();
+    let w = state.words();
+    let mut counter = state.counter();
+    let masks = Masks::new();
+    let mut done = 0;
+    // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
+    if whole >= 16 {
+        let mut heads = Heads::at(state, counter);
+        let mut chain = column_chain8(&heads.at_counter, counter, masks);
+        while let Some(set) = d.cur.blocks_at::<8>(done) {
+            chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
+            done += 8;
+            counter = counter.wrapping_add(8);
+            if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
+                // `Legacy`: word 13 was carried into.
+                heads = Heads::at(state, counter);
+            }
+        }
+    } else if let Some(set) = d.cur.blocks_at::<8>(0) {
+        sliced8_whole::<R, V, XOR>(w, counter, set, masks);
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    // A set of 8 whose last block is the partial one.
+    if blocks - done >= 8 {
+        sliced8::<R, V, XOR>(w, counter, d, done, 8, masks);
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    // The rest, fewer than 8 blocks: never more than one block computed and not used.
+    match blocks - done {
+        0 => {}
+        // In every arm the kernels write exactly the blocks `done..blocks`.
+        1 => rows1::<R, V, XOR>(w, counter, d, done),
+        2 => rows2::<R, V, XOR>(w, counter, d, done, 2, masks),
+        3 => rows4::<R, V, XOR>(w, counter, d, done, 3, masks),
+        4 => rows4::<R, V, XOR>(w, counter, d, done, 4, masks),
+        5 => rows6::<R, V, XOR>(w, counter, d, done, 5, masks),
+        6 => rows6::<R, V, XOR>(w, counter, d, done, 6, masks),
+        _ => sliced8::<R, V, XOR>(w, counter, d, done, 7, masks),
     }
 }
 

@@ -11,9 +11,8 @@
 //! here only adds one direct call before them (`ab.sh` measured no difference, figures in
 //! DECISIONS.md, § Kernels compiled once).
 //!
-//! The `avx512`, `avx2` and `sse2` kernels take the round count as an argument, so their
-//! code is here once for all three round counts (`soft`, `neon` and `simd128` still once
-//! per count).
+//! The `avx512` and `sse2` kernels take the round count as an argument, so their code is
+//! here once for all three round counts (`avx2` and the others still once per count).
 //! Each round count is a module of its own (`r20_ietf`, …, made by `rounds!`) with the
 //! [`Kernel`] methods; each function is a `match` over the compiled-in backends (the
 //! [`Generic`] kernel) with `R` and `V` fixed. The [`Legacy`] entry points run the

@@ -30,7 +30,7 @@ macro_rules! schedule_barrier {
 /// a loop that tests at its end: `for _ in 0..n` tests for zero before the first pass and
 /// keeps the inputs' copies for that case (`sse2`'s 3-block kernel: 13 more instructions
 /// around the loop, 1.5 % at 192 B).
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2"))]
+#[cfg(chacha_enabled = "sse2")]
 macro_rules! repeat_rounds {
     ($n:expr, $body:block) => {{
         let mut left: usize = $n;

@@ -137,47 +137,28 @@ macro_rules! rows_kernel {
         $(#[$doc])*
         #[target_feature(enable = "avx2")]
         #[inline]
-        pub(super) fn $name<V: Variant, const XOR: bool>(
+        pub(super) fn $name<R: Rounds, V: Variant, const XOR: bool>(
             w: &[u32; 16],
-            double_rounds: usize,
             counter: u64,
             d: Dest<'_, XOR>,
             base: usize,
             n: usize,
+            m: Masks,
         ) {
-            // The masks made here, not an argument: a seventh argument goes through the
-            // stack.
-            let m = Masks::new();
             const CHAINS: usize = 1 + <[usize]>::len(&[$($k),*]);
             let $i0 = input_rows2::<V>(w, counter);
             $( let $i = [$i0[0], $i0[1], $i0[2], add_counter256::<V>($i0[3], 2 * $k)]; )*
             let [mut $a0, mut $b0, mut $c0, mut $d0] = $i0;
             $( let [mut $a, mut $b, mut $c, mut $d] = $i; )*
-            // Three chains: two double rounds a pass (every round count is even); with one,
-            // a chain register went through the stack each pass (`rng` 384 B 4-6 % slower
-            // than with a constant count, which LLVM unrolled).
-            macro_rules! double_round {
-                () => {
-                    qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
-                    $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
-                    to_diagonals!(ymm; $a0, $c0, $d0);
-                    $( to_diagonals!(ymm; $a, $c, $d); )*
-                    qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
-                    $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
-                    to_columns!(ymm; $a0, $c0, $d0);
-                    $( to_columns!(ymm; $a, $c, $d); )*
-                };
-            }
-            if CHAINS == 3 {
-                debug_assert!(double_rounds % 2 == 0, "an even round count");
-                repeat_rounds!(double_rounds / 2, {
-                    double_round!();
-                    double_round!();
-                });
-            } else {
-                repeat_rounds!(double_rounds, {
-                    double_round!();
-                });
+            for _ in 0..R::DOUBLE_ROUNDS {
+                qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
+                $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
+                to_diagonals!(ymm; $a0, $c0, $d0);
+                $( to_diagonals!(ymm; $a, $c, $d); )*
+                qr_rows!(ymm; $a0, $b0, $c0, $d0, m);
+                $( qr_rows!(ymm; $a, $b, $c, $d, m); )*
+                to_columns!(ymm; $a0, $c0, $d0);
+                $( to_columns!(ymm; $a, $c, $d); )*
             }
             let add = |r: [__m256i; 4], i: [__m256i; 4]| -> [__m256i; 4] {
                 core::array::from_fn(|k| _mm256_add_epi32(r[k], i[k]))
@@ -216,30 +197,29 @@ macro_rules! rotl128 {
     }};
 }
 
-/// `$double_rounds` double rounds of one block in `__m128i` rows (`$rows`: the four input
-/// rows). A macro: as an `#[inline]` function it stayed out of line in one instance, its
-/// rows through the stack.
+/// The rounds of one block in `__m128i` rows (`$rows`: the four input rows). A macro: as an
+/// `#[inline]` function it stayed out of line in one instance, its rows through the stack.
 macro_rules! rounds1_xmm {
-    ($double_rounds:expr, $rows:expr) => {{
+    ($r:ty, $rows:expr) => {{
         let m = Masks::new();
         let m = (_mm256_castsi256_si128(m.r16), _mm256_castsi256_si128(m.r8));
         let [mut a, mut b, mut c, mut d] = $rows;
-        repeat_rounds!($double_rounds, {
+        for _ in 0..<$r>::DOUBLE_ROUNDS {
             qr_rows!(xmm; a, b, c, d, m);
             to_diagonals!(xmm; a, c, d);
             qr_rows!(xmm; a, b, c, d, m);
             to_columns!(xmm; a, c, d);
-        });
+        }
         [a, b, c, d]
     }};
 }
 
-/// Block `base` after `$double_rounds` double rounds: [`rows1`]'s body, a macro so that the
-/// one-block entry point holds it inline for every round count. As a function, ChaCha8's
-/// and ChaCha12's (their round loops unrolled whole) stayed out of line there: a call, and
-/// the `Dest` through memory.
+/// Block `base` with `$r` rounds: [`rows1`]'s body, a macro so that the one-block entry
+/// point holds it inline for every round count. As a function, ChaCha8's and ChaCha12's
+/// (their round loops unrolled whole) stayed out of line there: a call, and the `Dest`
+/// through memory.
 macro_rules! rows1_inline {
-    ($double_rounds:expr, $v:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
+    ($r:ty, $v:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
         let (w, counter): (&[u32; 16], u64) = ($w, $counter);
         // Row d from the counter register and the nonce words: a wider load spanning the
         // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
@@ -247,7 +227,7 @@ macro_rules! rows1_inline {
         let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
         let [d0, d1, d2, d3] = row_d::<$v>(w, counter);
         let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
-        let [ra, rb, rc, rd] = rounds1_xmm!($double_rounds, [a, b, c, dd]);
+        let [ra, rb, rc, rd] = rounds1_xmm!($r, [a, b, c, dd]);
         let (lo, hi) = (
             _mm256_set_m128i(_mm_add_epi32(rb, b), _mm_add_epi32(ra, a)),
             _mm256_set_m128i(_mm_add_epi32(rd, dd), _mm_add_epi32(rc, c)),
@@ -258,24 +238,22 @@ macro_rules! rows1_inline {
 /// Block `base`.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn rows1<V: Variant, const XOR: bool>(
+pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
-    double_rounds: usize,
     counter: u64,
     d: Dest<'_, XOR>,
     base: usize,
 ) {
-    rows1_inline!(double_rounds, V, w, counter, d, base)
+    rows1_inline!(R, V, w, counter, d, base)
 }
 
 /// A request of 1–64 bytes: [`rows1`]'s body alone, without the frame of
-/// [`run`](super::run) (register saves and spills for the 8-block loop). One instance per
-/// round count, unlike `run`: the constant count lets LLVM unroll the short round loop.
+/// [`xor_avx2`](super::xor_avx2) (register saves and spills for the 8-block loop).
 /// `counter` comes from the caller: read here, LLVM joined it with the nonce words into a
 /// 16-byte load that cannot be store-forwarded from the counter's 4-byte store
 /// (DECISIONS.md, § Shared by the x86 backends).
 /// # Safety
-/// As [`run`](super::run).
+/// As [`xor_avx2`](super::xor_avx2).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     state: &State<V>,
@@ -288,7 +266,7 @@ pub(super) unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     // SAFETY: the caller's guarantee.
     let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
     // Block 0 is the whole block or the partial one.
-    rows1_inline!(R::DOUBLE_ROUNDS, V, state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
+    rows1_inline!(R, V, state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
     if let Some(p) = cur.partial() {
         xor_partial(p, tail);
     }
@@ -301,7 +279,7 @@ pub(super) fn hchacha_avx2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 
         _mm_setr_epi32(CONSTANTS[0] as i32, CONSTANTS[1] as i32, CONSTANTS[2] as i32, CONSTANTS[3] as i32);
     let [b, c] = key.as_chunks::<16>().0 else { unreachable!("32 bytes are two halves") };
     let (b, c, d) = (load_16(b), load_16(c), load_16(input));
-    let r = rounds1_xmm!(R::DOUBLE_ROUNDS, [a, b, c, d]);
+    let r = rounds1_xmm!(R, [a, b, c, d]);
     let words = _mm256_set_m128i(r[3], r[0]);
     let mut out = [0u8; 32];
     store_32(&mut out, words);

@@ -6,7 +6,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::Variant;
+use chacha_core::{Rounds, Variant};
 
 use super::{Blocks, Dest, Masks};
 use crate::head::Heads;
@@ -40,12 +40,12 @@ macro_rules! qr8x2 {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
-    repeat_rounds!(double_rounds, {
+    for _ in 0..double_rounds {
         qr8x2!(x, m, [0, 4, 8, 12], [1, 5, 9, 13]);
         qr8x2!(x, m, [2, 6, 10, 14], [3, 7, 11, 15]);
         qr8x2!(x, m, [0, 5, 10, 15], [1, 6, 11, 12]);
         qr8x2!(x, m, [2, 7, 8, 13], [3, 4, 9, 14]);
-    });
+    }
 }
 
 /// Two quarter rounds side by side in `asm!`; the `vpshufb` masks are memory operands at
@@ -183,9 +183,8 @@ fn wrapped8(counter: u64) -> __m256i {
 /// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` written.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn sliced8<V: Variant, const XOR: bool>(
+pub(super) fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
-    double_rounds: usize,
     counter: u64,
     d: Dest<'_, XOR>,
     base: usize,
@@ -194,7 +193,7 @@ pub(super) fn sliced8<V: Variant, const XOR: bool>(
 ) {
     let mut x = words8::<V>(w, counter);
     let input = x;
-    rounds8(&mut x, m, double_rounds);
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS);
     for i in 0..16 {
         x[i] = _mm256_add_epi32(x[i], input[i]);
     }
@@ -237,16 +236,15 @@ macro_rules! put8_whole {
 /// [`sliced8_from_head`]).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn sliced8_whole<V: Variant, const XOR: bool>(
+pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
-    double_rounds: usize,
     counter: u64,
     set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) {
     let input = words8::<V>(w, counter);
     let mut x = input;
-    rounds8(&mut x, m, double_rounds);
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS);
     put8_whole!(x, input, set);
 }
 
@@ -258,9 +256,8 @@ pub(super) fn sliced8_whole<V: Variant, const XOR: bool>(
 /// `asm!` keeps LLVM from sinking it past the stores.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn sliced8_from_head<V: Variant, const XOR: bool>(
+pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
     w: &[u32; 16],
-    double_rounds: usize,
     counter: u64,
     heads: &Heads,
     chain: [__m256i; 4],
@@ -285,7 +282,7 @@ pub(super) fn sliced8_from_head<V: Variant, const XOR: bool>(
     let mut next = column_chain8(&heads.at_counter, counter.wrapping_add(8), m);
     // Pinned here: see the docs above.
     schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
-    rounds8(&mut x, m, double_rounds - 1);
+    rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
     put8_whole!(x, input, set);
     next
 }
