@@ -102,6 +102,11 @@ impl Kernel for Avx2 {
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        if out.len() <= MAX_BATCH_BLOCKS {
+            // A few blocks (an RNG's short draw) in the batch kernel.
+            // SAFETY: as below.
+            return unsafe { fill_batch_avx2::<R, V>(state, state.counter(), out) };
+        }
         // SAFETY: an Avx2 exists only if detect() saw AVX2.
         unsafe { fill_avx2::<R, V>(state, out) }
     }

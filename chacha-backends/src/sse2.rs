@@ -78,6 +78,11 @@ impl Kernel for Sse2 {
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        if out.len() <= MAX_BATCH_BLOCKS {
+            // A few blocks (an RNG's short draw) without the 5-block loop's set-up.
+            // SAFETY: as below.
+            return unsafe { fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, state.counter(), out) };
+        }
         // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_sse2 enables.
         unsafe { fill_sse2::<V>(state, R::DOUBLE_ROUNDS, out) }
     }
