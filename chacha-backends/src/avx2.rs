@@ -13,7 +13,8 @@
 //! the entry points, the width rules (`run`), its use of the output cursor and the rotate
 //! masks. Whole blocks are XORed straight out of registers; a partial last block's
 //! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
-//! keystream from the same kernels.
+//! keystream from the same kernels, 1–4 blocks (and `fill_batch`, a front's short fills) in
+//! `fill_batch_avx2`, a function of its own, so that a cipher links no `fill_avx2`.
 //!
 //! The cursor (`cursor.rs`: the pointers, their invariant and the bounds checks): `Dest`
 //! is a `Cursor` and the `Tail`; the kernels, safe functions, write through it.

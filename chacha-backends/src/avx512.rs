@@ -22,7 +22,9 @@
 //!   step as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one `vpternlogd`; `detect` picks it
 //!   where `vprold` takes 2 cycles (AMD Zen 4) and keeps `vprold` on Intel.
 //! - **Partial last block**: byte-masked loads and stores (masked-off bytes cannot fault),
-//!   its whole keystream to `tail`. `fill` runs the same width rules without the XOR.
+//!   its whole keystream to `tail`. `fill` runs the same width rules without the XOR;
+//!   `fill_batch` (a front's 1–4 blocks) runs `fill_one_block`, `rows2` or `rows4` in a
+//!   function of its own, so that a cipher links no `fill` instance of `run`.
 //! - **No extra block in general-purpose registers**, and `vprold` for every rotate: the
 //!   alternatives measured slower.
 //!

@@ -8,7 +8,8 @@
 //!
 //! `sse2/sliced.rs` holds the word-sliced kernel; this file the entry points, the row
 //! kernel, the rotates and the memory helpers. No request computes a block it does not
-//! need; `fill` follows the same rules.
+//! need; `fill` follows the same rules, its 1–4 blocks (and `fill_batch`, a front's short
+//! fills) in `fill_batch_sse2`, without the 5-block loop's set-up.
 //!
 //! SSE2 and nothing later: the 16-bit rotate is two word shuffles (`pshuflw`, `pshufhw`;
 //! with `ssse3` merely enabled LLVM makes them `pshufb`), 12/8/7 two shifts and an `or`.
