@@ -5,8 +5,9 @@
 #   aarch64  NEON, little-endian: under qemu-user, expects the backends soft,neon
 #   s390x    big-endian: under qemu-user, expects soft
 #   i686     32-bit x86 (8 vector registers): natively, through the 32-bit C library's
-#            loader, expects soft,sse2,avx2,avx512 (CROSS_EXPECT_BACKENDS, else
-#            CHACHA_EXPECT_BACKENDS, overrides it, e.g. on a CPU without AVX-512)
+#            loader, expects the x86 backends this CPU runs (scripts/ci/cpu-backends.sh:
+#            soft,sse2,avx2 without AVX-512; CROSS_EXPECT_BACKENDS, else
+#            CHACHA_EXPECT_BACKENDS, overrides it)
 #
 # Installs what it needs (rustup target; Debian's cross gcc + libc for the target, and
 # qemu-user; apt-get through sudo when not root), runs the test suite for the target, and
@@ -39,7 +40,7 @@ target=${1:-}
 case "$target" in
   aarch64) triple=aarch64-unknown-linux-gnu gnu=aarch64-linux-gnu deb=arm64 emulated=1 expect=soft,neon ;;
   s390x) triple=s390x-unknown-linux-gnu gnu=s390x-linux-gnu deb=s390x emulated=1 expect=soft ;;
-  i686) triple=i686-unknown-linux-gnu gnu=i686-linux-gnu deb=i386 emulated='' expect=soft,sse2,avx2,avx512 ;;
+  i686) triple=i686-unknown-linux-gnu gnu=i686-linux-gnu deb=i386 emulated='' expect=$(scripts/ci/cpu-backends.sh) ;;
   *)
     echo "usage: $0 aarch64|s390x|i686" >&2
     exit 2
