@@ -3,7 +3,10 @@
 # replaced by a default value, a condition negated, ...) is built and the package's tests
 # run against it; a mutant the tests pass is a test that could not fail.
 #
-#   scripts/mutants.sh [PACKAGE...]     (default: chacha-core; .ci/run stage "mutants: chacha-core")
+#   scripts/mutants.sh [PACKAGE...]     (default: chacha-core)
+#   scripts/mutants.sh --unless-verified  chacha-core, unless this tree's inputs are the ones
+#                                         a whole run passed on (.ci/run stage "mutants: chacha-core")
+#   scripts/mutants.sh --record           chacha-core, all of it; on a pass writes the record
 #
 # The configuration is .cargo/mutants.toml: all features (the `zeroize` tests are behind
 # the feature), each package's own tests, and the mutants that cannot change any output,
@@ -16,9 +19,48 @@
 # chacha-rng 123 in 10 minutes; chacha20 91 at about 90 s of build each (its test
 # binaries with every feature), so about an hour; chacha-backends 445, longer still (each
 # mutant rebuilds every backend and runs the differential matrix). Only chacha-core is
-# in the gate.
+# in the gate: 344 mutants, 887 s of a gate on AMD EPYC Zen 3 (2 cores), a third of its
+# budget, spent again on every landing though chacha-core rarely changes.
+#
+# So the gate keeps a record, .cargo/mutants-verified: the key of the inputs a whole run
+# passed on (the git objects of chacha-core/, testdata/, Cargo.lock, Cargo.toml and
+# .cargo/mutants.toml: the code, its tests, the dependencies and the exclusions) and where
+# that run was. With --unless-verified the run is skipped when the key of this checkout
+# matches, and says so; any change to those inputs (or an uncommitted one) runs every
+# mutant. A run with --record that misses none writes the record: commit it with the
+# change it verified. The gate itself never writes it, so a record is always a whole run
+# somebody made on the tree it names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+record_file=.cargo/mutants-verified
+key_inputs=(chacha-core testdata Cargo.lock Cargo.toml .cargo/mutants.toml)
+# The inputs' git objects as committed; "dirty" when the working tree differs from them.
+inputs_key() {
+  if ! git diff --quiet HEAD -- "${key_inputs[@]}" || [ -n "$(git ls-files --others --exclude-standard -- "${key_inputs[@]}")" ]; then
+    echo dirty; return
+  fi
+  local p
+  for p in "${key_inputs[@]}"; do echo "$p $(git rev-parse "HEAD:$p")"; done | sha256sum | cut -c1-64
+}
+mode=run
+case ${1:-} in
+  --unless-verified) mode=check; shift ;;
+  --record) mode=record; shift ;;
+esac
+if [ "$mode" != run ] && [ $# -gt 0 ]; then
+  echo "usage: $0 [PACKAGE...] | --unless-verified | --record" >&2; exit 2
+fi
+if [ "$mode" = check ]; then
+  key=$(inputs_key)
+  if [ "$key" != dirty ] && [ -f "$record_file" ] && grep -qx "key $key" "$record_file"; then
+    echo "mutants: skipped: chacha-core, its tests, the lock file and the exclusions are the ones every"
+    echo "mutant was caught on ($record_file):"
+    sed 's/^/  /' "$record_file"
+    exit 0
+  fi
+  echo "mutants: chacha-core's inputs (key $key) are not the recorded ones: every mutant runs"
+fi
 
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(chacha-core)
@@ -43,3 +85,15 @@ case $status in
   2) echo "missed mutants:" >&2; cat "$missed" >&2; exit 1 ;;
   *) echo "cargo mutants failed (exit $status)" >&2; exit 1 ;;
 esac
+if [ "$mode" = record ]; then
+  key=$(inputs_key)
+  [ "$key" != dirty ] || { echo "mutants: not recorded: commit the inputs first (${key_inputs[*]})" >&2; exit 1; }
+  caught=$(wc -l <target/mutants/mutants.out/caught.txt)
+  timeouts=$(wc -l <target/mutants/mutants.out/timeout.txt)
+  {
+    echo "key $key"
+    echo "commit $(git rev-parse --short=12 HEAD): $caught mutants caught, $timeouts by the timeout, none missed (cargo-mutants $(cargo mutants --version | awk '{print $2}'))"
+    echo "on $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(date -u +%Y-%m-%d)"
+  } >"$record_file"
+  echo "mutants: recorded in $record_file; commit it"
+fi
