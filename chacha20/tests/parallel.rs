@@ -253,19 +253,25 @@ fn buffer_to_buffer_with_unequal_lengths_is_refused_and_touches_nothing() {
 
 /// The public forms, with their threshold: requests from just under it to twice it (many
 /// pieces), after each kind of prefix, on the global pool.
+///
+/// Under miri, and under emulation (`CHACHA_EMULATED`, set by `scripts/cross-test.sh` for
+/// qemu: 24 requests of up to twice the threshold per cipher took 186 s of the s390x
+/// stage), one length, one prefix and one form: the other orders of the same requests run
+/// natively on x86_64 and i686, and a byte-order bug shows in any of them.
 #[test]
 fn public_calls_above_the_threshold_match_the_sequential_call() {
-    fn check<C: Par>() {
-        let lens: Vec<usize> = if cfg!(miri) {
+    let few = cfg!(miri) || std::env::var_os("CHACHA_EMULATED").is_some();
+    fn check<C: Par>(few: bool) {
+        let lens: Vec<usize> = if few {
             vec![C::MIN_LEN + 65]
         } else {
             vec![C::MIN_LEN - 1, C::MIN_LEN, C::MIN_LEN + 65, 2 * C::MIN_LEN + 37]
         };
-        let prefixes: &[&[usize]] = if cfg!(miri) { &[&[7]] } else { &[&[], &[7], &[64, 16]] };
+        let prefixes: &[&[usize]] = if few { &[&[7]] } else { &[&[], &[7], &[64, 16]] };
         for backend in Backend::available() {
             for &len in &lens {
                 for prefix in prefixes {
-                    for form in 0..if cfg!(miri) { 1 } else { 2 } {
+                    for form in 0..if few { 1 } else { 2 } {
                         let mut c = C::make(backend);
                         for &p in *prefix {
                             c.apply_keystream(&mut vec![0u8; p]);
@@ -298,11 +304,11 @@ fn public_calls_above_the_threshold_match_the_sequential_call() {
             }
         }
     }
-    check::<ChaCha20>();
+    check::<ChaCha20>(few);
     if !cfg!(miri) {
-        check::<ChaCha8>();
-        check::<ChaCha20Legacy>();
-        check::<XChaCha8>();
+        check::<ChaCha8>(few);
+        check::<ChaCha20Legacy>(few);
+        check::<XChaCha8>(few);
     }
 }
 
