@@ -3,9 +3,9 @@
 # pointer use, reads of uninitialised memory, aliasing violations, in our `unsafe` and in
 # the dependencies' `unsafe` that our calls reach), in four builds:
 #
-#   soft     --cfg chacha_backend="soft": chacha-core, chacha-backends, chacha20,
-#            chacha-rng (all features) and chacha20poly1305 (its known answers and the
-#            differential test, fewer lengths under miri) on the portable backend
+#   soft     --cfg chacha_backend="soft": chacha-backends, chacha20, chacha-rng (all
+#            features) and chacha20poly1305 (its differential test, fewer lengths under
+#            miri) on the portable backend
 #   dispatch no flags: chacha-backends' differential tests through `Backend` with the
 #            backends an x86_64 build without target features has (sse2, soft)
 #   avx2     i686, -C target-feature=+avx2, pinned: the avx2 module's kernels (see below),
@@ -27,10 +27,18 @@
 #   - sse2 needs no flag on x86_64 (SSE2 is its baseline): the dispatch build runs it.
 #   - the fronts' tests run on soft only: the SIMD kernels under them are the ones checked
 #     in the pinned builds; the fronts themselves forbid `unsafe`.
-#   - chacha20's `kats`, chacha-rng's `vectors` and `serialized_state_golden_bytes_and_round_trips`
-#     (known answers: values, not new memory-access patterns, and a minute or more each
-#     under miri; the paths they take are in `properties`, `limits` and `published`), and
-#     the cases the tests leave out under `cfg(miri)` (each test file says which).
+#   - known answers: chacha20's and chacha20poly1305's `kats`, chacha-core's `rfc_vectors`,
+#     chacha-rng's `vectors` and `serialized_state_golden_bytes_and_round_trips` (values,
+#     not new memory-access patterns, and a minute or more each under miri: the AEAD's
+#     kats 189 s, rfc_vectors 88 s on AMD EPYC Zen 3; the paths they take are in
+#     `properties`, `limits`, `rng` and the AEAD's `differential`), and the cases
+#     the tests leave out under `cfg(miri)` (each test file says which).
+#   - chacha-core's own tests (71 s): it forbids `unsafe` and its one dependency with
+#     `unsafe`, zeroize, is reached through the fronts' tests here.
+#   - chacha-rng's `published` (444 s on AMD EPYC Zen 3, the longest target): it compares
+#     the generators with the published crates', whose code miri then interprets; ours
+#     forbids `unsafe` and its calls into the soft kernel are the ones chacha20's `rng`
+#     and `limits` make. It runs natively in every other build.
 #   - chacha-backends' `differential` in the soft build: soft and the reference have no
 #     `unsafe` (both forbid it) and the dispatch build runs the same matrix on soft and
 #     sse2; on AMD EPYC Zen 3 the soft build took 947 s with it, the gate's longest lane.
@@ -101,16 +109,18 @@ cargo +nightly miri setup --target $x86_64 >/dev/null 2>&1 ||
 echo "miri: sysroot for $x86_64 ready ($((SECONDS - start)) s)"
 
 # Two lanes, one per core (miri interprets on one thread); the i686 sysroot is built in
-# the second while the first runs. Balanced by the builds' times on the Intel Xeon (family 6
-# model 207): soft 279 s, soft-aead 406 s (before its forgery loops were thinned under
-# miri), avx2 101 s, avx512 99 s, dispatch 55 s; they were 685 s and 255 s a lane before.
+# the second while the first runs. Balanced by each test target's time alone on AMD EPYC
+# Zen 3 (the lanes took 947 s and 837 s there before the cuts in the header): soft's
+# build 66 s, its `--lib` targets 25 s, `limits` 22 s, `properties` 131 s, `rng` 5 s;
+# avx512 196 s; dispatch 130 s | the i686 sysroot 65 s; avx2 201 s; soft-aead's build
+# 47 s, `--lib` 8 s, `differential` 263 s. About 575 s a lane.
 (
   build soft $x86_64 soft '--cfg chacha_backend="soft"' -- \
-    -p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng --all-features \
-    --lib --test rfc_vectors --test limits --test properties --test rng \
-    --test published -- --skip serialized_state_golden_bytes_and_round_trips
+    -p chacha-backends -p chacha20@0.10.100 -p chacha-rng --all-features \
+    --lib --test limits --test properties --test rng
   build avx512 $x86_64 avx512 '-C target-feature=+avx512f,+avx512vl,+avx512bw --cfg chacha_backend="avx512"' -- \
     -p chacha-backends --lib --test differential
+  build dispatch $x86_64 sse2,soft '' -- -p chacha-backends --test differential
 ) &
 lane_a=$!
 (
@@ -121,10 +131,7 @@ lane_a=$!
   build avx2 $i686 avx2 '-C target-feature=+avx2 --cfg chacha_backend="avx2"' -- \
     -p chacha-backends --test differential --test poly1305
   build soft-aead $x86_64 soft '--cfg chacha_backend="soft"' -- \
-    -p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle --all-features --lib --test kats --test differential
-  # Here, not in the first lane, so that the two lanes take about as long (in CI on 2 cores:
-  # soft 301 s + avx512 103 s there; avx2 98 s + soft-aead 176 s + this 62 s here).
-  build dispatch $x86_64 sse2,soft '' -- -p chacha-backends --test differential
+    -p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle --all-features --lib --test differential
 ) &
 lane_b=$!
 status=0
@@ -133,4 +140,4 @@ wait "$lane_b" || status=1
 [ "$status" = 0 ] || { echo "miri: a build failed" >&2; exit 1; }
 total=$(cat "$logs"/*.count | awk '{s += $1} END {print s}')
 echo "miri: $total tests passed in 5 builds ($((SECONDS - start)) s; PROPTEST_CASES=$PROPTEST_CASES)"
-echo "miri: not run: the avx2 module's two asm! blocks (x86_64), avx512's IFMA Poly1305, sse2 on i686, chacha20's kats, chacha-rng's vectors and one known-answer test, the differential matrix in the soft build (the dispatch build runs it on soft), the cases left out under cfg(miri) (see the header of scripts/miri.sh)"
+echo "miri: not run: the avx2 module's two asm! blocks (x86_64), avx512's IFMA Poly1305, sse2 on i686, the known-answer tests, chacha-core's own tests, chacha-rng's comparison with the published crates, the differential matrix in the soft build (the dispatch build runs it on soft), the cases left out under cfg(miri) (see the header of scripts/miri.sh)"

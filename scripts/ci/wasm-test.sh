@@ -9,8 +9,9 @@
 #    chacha-rng (all features), expecting the backends simd128,soft — so the differential
 #    matrix runs the `simd128` module against the reference, and a build that silently lost
 #    it fails;
-# 2. without `+simd128`: the same suites, expecting soft (only soft is compiled in: no SIMD
-#    instruction may reach an engine that lacks them);
+# 2. without `+simd128`: chacha-backends' suites (the differential matrix and Poly1305),
+#    expecting soft (only soft is compiled in: no SIMD instruction may reach an engine that
+#    lacks them); the fronts above soft run in build 1, on i686 and natively;
 # 3. `--cfg chacha_backend="simd128"` with `+simd128`: the differential matrix with simd128
 #    compiled alone;
 # 4. `--cfg chacha_backend="simd128"` without `+simd128` must stop the build with a message
@@ -57,7 +58,7 @@ suite() {
 }
 
 suite simd128 simd128,soft "-C target-feature=+simd128" "${libs[@]}" --all-features
-suite soft soft "" "${libs[@]}" --all-features
+suite soft soft "" -p chacha-backends --all-features
 suite forced-simd128 simd128 '-C target-feature=+simd128 --cfg chacha_backend="simd128"' \
   -p chacha-backends --test differential
 
