@@ -4,18 +4,17 @@
 #
 #   scripts/ci/wasm-test.sh   (.ci/run stage "wasm32-wasip1 tests (node)"; the workflow's wasm-node job)
 #
-# Four builds, each in its own target directory (RUSTFLAGS differ):
+# Three builds, each in its own target directory (RUSTFLAGS differ):
 # 1. `-C target-feature=+simd128`: every suite of chacha-core, chacha-backends, chacha20 and
 #    chacha-rng (all features), expecting the backends simd128,soft — so the differential
-#    matrix runs the `simd128` module against the reference, and a build that silently lost
-#    it fails;
-# 2. without `+simd128`: chacha-backends' suites (the differential matrix and Poly1305),
-#    expecting soft (only soft is compiled in: no SIMD instruction may reach an engine that
-#    lacks them); the fronts above soft run in build 1, on i686 and natively;
-# 3. `--cfg chacha_backend="simd128"` with `+simd128`: the differential matrix with simd128
+#    matrix runs the `simd128` module and soft against the reference, and a build that
+#    silently lost simd128 fails;
+# 2. `--cfg chacha_backend="simd128"` with `+simd128`: the differential matrix with simd128
 #    compiled alone;
-# 4. `--cfg chacha_backend="simd128"` without `+simd128` must stop the build with a message
+# 3. `--cfg chacha_backend="simd128"` without `+simd128` must stop the build with a message
 #    naming the flag.
+# A build without `+simd128` (soft alone) is compiled by the "wasm32 build" stage; its
+# kernel, soft, runs in build 1 beside simd128, so it is not run again here.
 # and the timing program's smoke run (wasm-bench/run.sh --quick), whose own check that every
 # implementation gives the same bytes must pass; its timings are not read.
 #
@@ -58,7 +57,6 @@ suite() {
 }
 
 suite simd128 simd128,soft "-C target-feature=+simd128" "${libs[@]}" --all-features
-suite soft soft "" -p chacha-backends --all-features
 suite forced-simd128 simd128 '-C target-feature=+simd128 --cfg chacha_backend="simd128"' \
   -p chacha-backends --test differential
 
