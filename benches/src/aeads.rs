@@ -20,6 +20,7 @@ use std::hint::black_box;
 use chacha_backends::Backend;
 
 use crate::impls::{Origin, Peer};
+use crate::placed::{at_four, pad};
 use crate::{KEY, OURS};
 
 /// The associated data of every message: 13 bytes, as long as a TLS 1.2 record header.
@@ -122,22 +123,64 @@ where
         (self.open)(&mut self.key, nonce, buf, tag)
     }
 
-    #[inline(never)]
     fn run_seal(&mut self, nonce_len: usize, buf: &mut [u8], first: u64, messages: u64) {
-        for message in first..first + messages {
-            // The first `nonce_len` bytes: `seal_nonce(message)` for ChaCha20-Poly1305.
-            let nonce = xseal_nonce(black_box(message));
-            black_box((self.seal)(&mut self.key, &nonce[..nonce_len], black_box(&mut *buf)));
-        }
+        at_four!(first, messages, |first, n, P| seal_loop::<T, S, P>(
+            &mut self.key,
+            &self.seal,
+            nonce_len,
+            buf,
+            first,
+            n
+        ));
     }
 
-    #[inline(never)]
     fn run_open(&mut self, nonce: &[u8], buf: &mut [u8], tags: &[[u8; 16]; 2], first: u64, messages: u64) {
-        for call in first..first + messages {
-            let tag = &tags[(call & 1) as usize];
-            let ok = (self.open)(&mut self.key, black_box(nonce), black_box(&mut *buf), black_box(tag));
-            assert!(ok, "an authentic message failed to open");
-        }
+        at_four!(first, messages, |first, n, P| open_loop::<T, O, P>(
+            &mut self.key,
+            &self.open,
+            nonce,
+            buf,
+            tags,
+            first,
+            n
+        ));
+    }
+}
+
+// The timed loops, each at the place `P` (`placed`).
+
+#[inline(never)]
+fn seal_loop<T, S: Fn(&mut T, &[u8], &mut [u8]) -> [u8; 16], const P: usize>(
+    key: &mut T,
+    seal: &S,
+    nonce_len: usize,
+    buf: &mut [u8],
+    first: u64,
+    messages: u64,
+) {
+    pad::<P>();
+    for message in first..first + messages {
+        // The first `nonce_len` bytes: `seal_nonce(message)` for ChaCha20-Poly1305.
+        let nonce = xseal_nonce(black_box(message));
+        black_box(seal(key, &nonce[..nonce_len], black_box(&mut *buf)));
+    }
+}
+
+#[inline(never)]
+fn open_loop<T, O: Fn(&mut T, &[u8], &mut [u8], &[u8; 16]) -> bool, const P: usize>(
+    key: &mut T,
+    open: &O,
+    nonce: &[u8],
+    buf: &mut [u8],
+    tags: &[[u8; 16]; 2],
+    first: u64,
+    messages: u64,
+) {
+    pad::<P>();
+    for call in first..first + messages {
+        let tag = &tags[(call & 1) as usize];
+        let ok = open(key, black_box(nonce), black_box(&mut *buf), black_box(tag));
+        assert!(ok, "an authentic message failed to open");
     }
 }
 

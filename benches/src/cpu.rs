@@ -1,7 +1,7 @@
 //! What the machine is: its name, the CPU features the backends care about, and the
 //! time-stamp counter (TSC) that "cycles per byte" are counted in.
 //!
-//! This package keeps `unsafe` to its FFI module, so it reads the TSC through
+//! This package keeps `unsafe` to its FFI and placement modules, so it reads the TSC through
 //! `criterion-cycles-per-byte`'s safe `Measurement` (an `lfence; rdtsc; lfence`), on x86
 //! and x86_64 only. The TSC ticks
 //! at a fixed rate, not the core clock: [`tsc_hz`] measures that rate against

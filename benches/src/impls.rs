@@ -12,6 +12,8 @@ use std::hint::black_box;
 use chacha_backends::Backend;
 use chacha20::cipher::{KeyIvInit, StreamCipher};
 
+use crate::placed::{at_four, pad};
+
 /// A cipher algorithm: rounds, nonce and counter layout (not the core's `Variant`, the
 /// nonce layout alone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -315,11 +317,16 @@ impl<F: FnMut(&mut [u8])> Stream for Streamer<F> {
         (self.0)(buf)
     }
 
-    #[inline(never)]
     fn run(&mut self, buf: &mut [u8], messages: u64) {
-        for _ in 0..messages {
-            (self.0)(black_box(&mut *buf));
-        }
+        at_four!(0, messages, |_first, n, P| stream_loop::<F, P>(&mut self.0, buf, n));
+    }
+}
+
+#[inline(never)]
+fn stream_loop<F: FnMut(&mut [u8]), const P: usize>(apply: &mut F, buf: &mut [u8], messages: u64) {
+    pad::<P>();
+    for _ in 0..messages {
+        apply(black_box(&mut *buf));
     }
 }
 
@@ -336,12 +343,23 @@ impl<F: FnMut(&[u8; 32], &[u8], &mut [u8])> Fresh for Fresher<F> {
         (self.0)(key, nonce, buf)
     }
 
-    #[inline(never)]
     fn run(&mut self, key: &[u8; 32], nonce: &[u8], buf: &mut [u8], messages: u64) {
-        for _ in 0..messages {
-            // black_box the key too, so key setup cannot be hoisted out of the loop.
-            (self.0)(black_box(key), black_box(nonce), black_box(&mut *buf));
-        }
+        at_four!(0, messages, |_first, n, P| fresh_loop::<F, P>(&mut self.0, key, nonce, buf, n));
+    }
+}
+
+#[inline(never)]
+fn fresh_loop<F: FnMut(&[u8; 32], &[u8], &mut [u8]), const P: usize>(
+    fresh: &mut F,
+    key: &[u8; 32],
+    nonce: &[u8],
+    buf: &mut [u8],
+    messages: u64,
+) {
+    pad::<P>();
+    for _ in 0..messages {
+        // black_box the key too, so key setup cannot be hoisted out of the loop.
+        fresh(black_box(key), black_box(nonce), black_box(&mut *buf));
     }
 }
 

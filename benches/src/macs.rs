@@ -18,6 +18,7 @@ use chacha_backends::Backend;
 use chacha_core::poly1305::Poly1305;
 
 use crate::impls::{Origin, Peer};
+use crate::placed::{at_four, pad};
 use crate::{KEY, OURS};
 
 /// Computes tags: one with [`Mac::mac`], a batch with [`Mac::run`].
@@ -33,11 +34,21 @@ impl<F: FnMut(&[u8; 32], &[u8]) -> [u8; 16]> Mac for Macer<F> {
         (self.0)(key, msg)
     }
 
-    #[inline(never)]
     fn run(&mut self, key: &[u8; 32], msg: &[u8], messages: u64) {
-        for _ in 0..messages {
-            black_box((self.0)(black_box(key), black_box(msg)));
-        }
+        at_four!(0, messages, |_first, n, P| mac_loop::<F, P>(&mut self.0, key, msg, n));
+    }
+}
+
+#[inline(never)]
+fn mac_loop<F: FnMut(&[u8; 32], &[u8]) -> [u8; 16], const P: usize>(
+    mac: &mut F,
+    key: &[u8; 32],
+    msg: &[u8],
+    messages: u64,
+) {
+    pad::<P>();
+    for _ in 0..messages {
+        black_box(mac(black_box(key), black_box(msg)));
     }
 }
 

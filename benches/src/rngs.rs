@@ -5,7 +5,8 @@
 //! Like the ciphers in `impls`, each generator is boxed once behind [`RngStream`], whose
 //! batch loops (`run_fill`, `run_u32`, `run_u64`, `run_seek_u32`) are monomorphised over the
 //! concrete generator, and so is the seed-and-draw loop of [`RngImplementation::run_seed_u32`]:
-//! timing pays one indirect call per batch, not per call.
+//! timing pays one indirect call per batch, not per call. Each loop runs at the four places
+//! of `placed`, a quarter of the batch each.
 
 use core::fmt;
 use std::hint::black_box;
@@ -14,6 +15,7 @@ use chacha_backends::Backend;
 use rand_core::{Rng, SeedableRng};
 
 use crate::impls::{OURS, Origin, Peer};
+use crate::placed::{at_four, pad};
 
 /// A ChaCha RNG by round count; all of them are the original layout (64-bit counter,
 /// 64-bit stream) as `rand_chacha` defines it.
@@ -129,25 +131,16 @@ impl<G: Rng + Seek> RngStream for Boxed<G> {
         self.0.next_u64()
     }
 
-    #[inline(never)]
     fn run_fill(&mut self, buf: &mut [u8], calls: u64) {
-        for _ in 0..calls {
-            self.0.fill_bytes(black_box(&mut *buf));
-        }
+        at_four!(0, calls, |_first, n, P| fill_loop::<G, P>(&mut self.0, buf, n));
     }
 
-    #[inline(never)]
     fn run_u32(&mut self, calls: u64) {
-        for _ in 0..calls {
-            black_box(self.0.next_u32());
-        }
+        at_four!(0, calls, |_first, n, P| u32_loop::<G, P>(&mut self.0, n));
     }
 
-    #[inline(never)]
     fn run_u64(&mut self, calls: u64) {
-        for _ in 0..calls {
-            black_box(self.0.next_u64());
-        }
+        at_four!(0, calls, |_first, n, P| u64_loop::<G, P>(&mut self.0, n));
     }
 
     fn seek_u32(&mut self, pos: u128) -> u32 {
@@ -155,12 +148,43 @@ impl<G: Rng + Seek> RngStream for Boxed<G> {
         self.0.next_u32()
     }
 
-    #[inline(never)]
     fn run_seek_u32(&mut self, first: u64, calls: u64) {
-        for item in first..first + calls {
-            self.0.seek(seek_pos(black_box(item)));
-            black_box(self.0.next_u32());
-        }
+        at_four!(first, calls, |first, n, P| seek_loop::<G, P>(&mut self.0, first, n));
+    }
+}
+
+// The timed loops, each at the place `P` (`placed`).
+
+#[inline(never)]
+fn fill_loop<G: Rng, const P: usize>(rng: &mut G, buf: &mut [u8], calls: u64) {
+    pad::<P>();
+    for _ in 0..calls {
+        rng.fill_bytes(black_box(&mut *buf));
+    }
+}
+
+#[inline(never)]
+fn u32_loop<G: Rng, const P: usize>(rng: &mut G, calls: u64) {
+    pad::<P>();
+    for _ in 0..calls {
+        black_box(rng.next_u32());
+    }
+}
+
+#[inline(never)]
+fn u64_loop<G: Rng, const P: usize>(rng: &mut G, calls: u64) {
+    pad::<P>();
+    for _ in 0..calls {
+        black_box(rng.next_u64());
+    }
+}
+
+#[inline(never)]
+fn seek_loop<G: Rng + Seek, const P: usize>(rng: &mut G, first: u64, calls: u64) {
+    pad::<P>();
+    for item in first..first + calls {
+        rng.seek(seek_pos(black_box(item)));
+        black_box(rng.next_u32());
     }
 }
 
@@ -179,11 +203,16 @@ impl<G: Rng, F: Fn(u64) -> G> SeedDraw for Seeder<F> {
         (self.0)(state).next_u32()
     }
 
-    #[inline(never)]
     fn run(&self, first: u64, calls: u64) {
-        for state in first..first + calls {
-            black_box((self.0)(black_box(state)).next_u32());
-        }
+        at_four!(first, calls, |first, n, P| seed_loop::<G, F, P>(&self.0, first, n));
+    }
+}
+
+#[inline(never)]
+fn seed_loop<G: Rng, F: Fn(u64) -> G, const P: usize>(seed: &F, first: u64, calls: u64) {
+    pad::<P>();
+    for state in first..first + calls {
+        black_box(seed(black_box(state)).next_u32());
     }
 }
 
