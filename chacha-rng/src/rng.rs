@@ -1,14 +1,15 @@
 //! [`ChaChaRng`]: the generator, its buffer and its position.
 //!
 //! ```text
-//!   keystream blocks:  ... | buf[0] | buf[1] | ... | buf[BUF_BLOCKS-1] | state.position() ...
-//!   words:                   ^ index (next word to return)               ^ next block computed
+//!   keystream blocks:  ... | buf[0] | buf[1] | ... | buf[n-1] | state.position() ...
+//!   words:                   ^ index (next word to return)       ^ next block computed
 //! ```
 //!
-//! The buffer always holds the keystream of the blocks just before the state's position;
-//! words `index..BUF_WORDS` of it are not used yet. So the position in words is
-//! `16 · state.position() − (BUF_WORDS − index)`, modulo 2^68 (the stream starts again
-//! after its last block: [`State::fill_cyclic`]).
+//! The buffer always holds the keystream of the `n` blocks just before the state's
+//! position; words `index..16·n` of it are not used yet. So the position in words is
+//! `16 · state.position() − (16·n − index)`, modulo 2^68 (the stream starts again after its
+//! last block: [`State::fill_cyclic`]). `n` is [`MAX_BATCH_BLOCKS`] until the first bulk
+//! refill and [`BUF_BLOCKS`] from then on ([`Buffer`]).
 
 use core::fmt;
 
@@ -27,7 +28,8 @@ pub type SerializedRngState = [u8; 49];
 /// bulk width ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so refills run at the kernel's
 /// bulk speed. The first refill after a new seed or a seek computes only the kernel's
 /// batch blocks ([`Kernel::batch_blocks`], one dependent chain), so "seed, draw one" and
-/// "seek, draw one" cost one chain, not 16 blocks.
+/// "seek, draw one" cost one chain, not 16 blocks; until the first bulk refill a generator
+/// holds only [`MAX_BATCH_BLOCKS`] blocks.
 pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
 #[cfg(feature = "rayon")]
@@ -37,7 +39,6 @@ mod parallel;
 pub use parallel::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 
 const BLOCK_WORDS: usize = BLOCK_LEN / 4;
-const BUF_WORDS: usize = BUF_BLOCKS * BLOCK_WORDS;
 /// Positions are counted in words modulo 2^68: 2^64 blocks of 16 words.
 const WORD_POS_MASK: u128 = (1 << 68) - 1;
 
@@ -50,15 +51,85 @@ const WORD_POS_MASK: u128 = (1 << 68) - 1;
 pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
     state: State<Legacy>,
     kernel: K,
-    buf: [Block; BUF_BLOCKS],
-    /// The next unused word of `buf`; `BUF_WORDS` when all are used.
-    index: usize,
+    buf: Buffer,
+    /// The next unused word of `buf`; `buf.words()` when all are used. A `u32` (it is at most
+    /// 256) so that the draws' bounds checks need no overflow check.
+    index: u32,
     /// Refills compute the whole buffer. False after a new seed or a seek, where the first
     /// refill computes only the blocks one kernel call makes for the cost of one
     /// ([`Kernel::batch_blocks`]): seeding and drawing a few words, or seeking and drawing
     /// one (a work item each), then pays for one block chain, not for 16 blocks.
     bulk: bool,
     _rounds: R,
+}
+
+/// The output buffer: small until the generator's first bulk refill.
+///
+/// A new generator holds [`MAX_BATCH_BLOCKS`] blocks (256 bytes, as the peers' do), so
+/// making one zeroes 256 bytes, not 1 KiB, and a seed with a few draws never touches the
+/// bulk buffer (the zeroing was a fifth of a seed and one draw on one CPU:
+/// `benches/README.md`). The first bulk refill makes the [`BUF_BLOCKS`]-block buffer, once
+/// per generator. Both arrays start at the same offset, 8-aligned (`repr(C, u64)`), so a
+/// draw reads either through the same pointer; only the length differs.
+#[derive(Clone)]
+#[repr(C, u64)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the small variant is the point: a new generator zeroes only it"
+)]
+enum Buffer {
+    Batch([Block; MAX_BATCH_BLOCKS]),
+    Bulk([Block; BUF_BLOCKS]),
+}
+
+impl Buffer {
+    /// The buffered keystream, as words (little-endian bytes).
+    #[inline(always)]
+    fn words_le(&self) -> &[[u8; 4]] {
+        self.bytes().as_chunks::<4>().0
+    }
+
+    /// The buffered keystream, as bytes.
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Buffer::Batch(blocks) => blocks.as_flattened(),
+            Buffer::Bulk(blocks) => blocks.as_flattened(),
+        }
+    }
+
+    /// The blocks, to be written.
+    #[inline(always)]
+    fn blocks_mut(&mut self) -> &mut [Block] {
+        match self {
+            Buffer::Batch(blocks) => blocks,
+            Buffer::Bulk(blocks) => blocks,
+        }
+    }
+
+    /// Its length in words.
+    #[inline(always)]
+    fn words(&self) -> usize {
+        match self {
+            Buffer::Batch(_) => MAX_BATCH_BLOCKS * BLOCK_WORDS,
+            Buffer::Bulk(_) => BUF_BLOCKS * BLOCK_WORDS,
+        }
+    }
+
+    /// The bulk buffer, made (and the batch one wiped, with `zeroize`) if this is still
+    /// the batch one.
+    #[inline]
+    fn bulk(&mut self) -> &mut [Block; BUF_BLOCKS] {
+        if let Buffer::Batch(_blocks) = self {
+            #[cfg(feature = "zeroize")]
+            zeroize::Zeroize::zeroize(_blocks.as_flattened_mut());
+            *self = Buffer::Bulk([[0; BLOCK_LEN]; BUF_BLOCKS]);
+        }
+        match self {
+            Buffer::Bulk(blocks) => blocks,
+            Buffer::Batch(_) => unreachable!("made `Bulk` above"),
+        }
+    }
 }
 
 impl<R: Rounds> ChaChaRng<R, Backend> {
@@ -79,8 +150,8 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         Self {
             state: State::new(seed, &stream.to_le_bytes()),
             kernel,
-            buf: [[0; BLOCK_LEN]; BUF_BLOCKS],
-            index: BUF_WORDS,
+            buf: Buffer::Batch([[0; BLOCK_LEN]; MAX_BATCH_BLOCKS]),
+            index: (MAX_BATCH_BLOCKS * BLOCK_WORDS) as u32,
             bulk: false,
             _rounds: R::default(),
         }
@@ -96,39 +167,50 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// first one computed.
     #[inline(never)]
     fn refill(&mut self) {
+        let blocks: &mut [Block] = if self.bulk { self.buf.bulk() } else { self.buf.blocks_mut() };
         let first =
-            if self.bulk { 0 } else { BUF_BLOCKS - self.kernel.batch_blocks().clamp(1, MAX_BATCH_BLOCKS) };
-        self.state.fill_cyclic::<R, K>(self.kernel, &mut self.buf[first..]);
-        self.index = first * BLOCK_WORDS;
+            if self.bulk { 0 } else { blocks.len() - self.kernel.batch_blocks().clamp(1, MAX_BATCH_BLOCKS) };
+        self.state.fill_cyclic::<R, K>(self.kernel, &mut blocks[first..]);
+        self.index = (first * BLOCK_WORDS) as u32;
         self.bulk = true;
     }
 
     /// One bounds check and one load: `get` fails exactly when the buffer is used up.
     #[inline]
     fn next_word(&mut self) -> u32 {
-        let at = 4 * self.index;
-        if let Some(&bytes) =
-            self.buf.as_flattened().get(at..at + 4).and_then(|b| <&[u8; 4]>::try_from(b).ok())
-        {
+        if let Some(&word) = self.buf.words_le().get(self.index as usize) {
             self.index += 1;
-            return u32::from_le_bytes(bytes);
+            return u32::from_le_bytes(word);
         }
-        self.refill();
-        let block = &self.buf[self.index / BLOCK_WORDS];
-        self.index += 1;
-        u32::from_le_bytes([block[0], block[1], block[2], block[3]])
+        self.next_word_after_refill()
     }
 
     /// Two words as one little-endian load (the first word is the low half).
     #[inline]
     fn next_pair(&mut self) -> u64 {
-        let at = 4 * self.index;
-        if let Some(&bytes) =
-            self.buf.as_flattened().get(at..at + 8).and_then(|b| <&[u8; 8]>::try_from(b).ok())
-        {
+        // `index` is a `u32`, so `at + 8` cannot overflow: one compare.
+        let at = 4 * self.index as usize;
+        if let Some(&bytes) = self.buf.bytes().get(at..at + 8).and_then(|b| <&[u8; 8]>::try_from(b).ok()) {
             self.index += 2;
             return u64::from_le_bytes(bytes);
         }
+        self.next_pair_across_refill()
+    }
+
+    /// The rare ends of `next_word` and `next_pair`, out of line so that the draws stay a
+    /// few instructions where a caller inlines them.
+    #[cold]
+    #[inline(never)]
+    fn next_word_after_refill(&mut self) -> u32 {
+        self.refill();
+        let word = *self.buf.words_le().get(self.index as usize).expect("a refill leaves a word");
+        self.index += 1;
+        u32::from_le_bytes(word)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn next_pair_across_refill(&mut self) -> u64 {
         let lo = self.next_word();
         u64::from(self.next_word()) << 32 | u64::from(lo)
     }
@@ -145,14 +227,14 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// rest of `dest`.
     #[inline(always)]
     fn fill_buffered<'d>(&mut self, dest: &'d mut [u8]) -> &'d mut [u8] {
-        let buffered = (BUF_WORDS - self.index) * 4;
+        let buffered = (self.buf.words() - self.index as usize) * 4;
         if buffered == 0 {
             return dest;
         }
         let n = dest.len().min(buffered);
-        let start = self.index * 4;
-        dest[..n].copy_from_slice(&self.buf.as_flattened()[start..start + n]);
-        self.index += n.div_ceil(4);
+        let start = self.index as usize * 4;
+        dest[..n].copy_from_slice(&self.buf.bytes()[start..start + n]);
+        self.index += n.div_ceil(4) as u32;
         &mut dest[n..]
     }
 
@@ -161,9 +243,9 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     fn fill_tail(&mut self, tail: &mut [u8]) {
         if !tail.is_empty() {
             self.refill();
-            let start = self.index * 4;
-            tail.copy_from_slice(&self.buf.as_flattened()[start..start + tail.len()]);
-            self.index += tail.len().div_ceil(4);
+            let start = self.index as usize * 4;
+            tail.copy_from_slice(&self.buf.bytes()[start..start + tail.len()]);
+            self.index += tail.len().div_ceil(4) as u32;
         }
     }
 
@@ -171,7 +253,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     /// word of the stream).
     pub fn get_word_pos(&self) -> u128 {
         let next_block = self.state.position() * BLOCK_WORDS as u128;
-        next_block.wrapping_sub((BUF_WORDS - self.index) as u128) & WORD_POS_MASK
+        next_block.wrapping_sub((self.buf.words() - self.index as usize) as u128) & WORD_POS_MASK
     }
 
     /// Moves to word `word_pos` of the stream (modulo 2^68).
@@ -184,9 +266,10 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         let within = (word_pos % BLOCK_WORDS as u128) as usize;
         // Inside a block, that block goes to the buffer's last block; its first words are
         // skipped.
-        let last = &mut self.buf[BUF_BLOCKS - 1];
+        let words = self.buf.words();
+        let last = self.buf.blocks_mut().last_mut().expect("a buffer has blocks");
         self.state.seek_into::<R, K>(self.kernel, block, 4 * within, || last).expect("block < 2^64");
-        self.index = if within == 0 { BUF_WORDS } else { BUF_WORDS - BLOCK_WORDS + within };
+        self.index = (if within == 0 { words } else { words - BLOCK_WORDS + within }) as u32;
         self.bulk = false;
     }
 
@@ -333,8 +416,8 @@ impl<R: Rounds, K: Kernel> From<crate::ChaChaCore<R, Legacy, K>> for ChaChaRng<R
         let mut rng = Self {
             state: state.clone(),
             kernel,
-            buf: [[0; BLOCK_LEN]; BUF_BLOCKS],
-            index: BUF_WORDS,
+            buf: Buffer::Batch([[0; BLOCK_LEN]; MAX_BATCH_BLOCKS]),
+            index: (MAX_BATCH_BLOCKS * BLOCK_WORDS) as u32,
             bulk: false,
             _rounds: R::default(),
         };
@@ -383,7 +466,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         self.state.zeroize();
         // As one byte slice (one fill behind an optimization barrier), not byte by byte
         // with volatile writes as `zeroize` does for an array of arrays.
-        self.buf.as_flattened_mut().zeroize();
+        self.buf.blocks_mut().as_flattened_mut().zeroize();
         self.index.zeroize();
     }
 }
@@ -450,7 +533,7 @@ mod tests {
     fn check_wiped<R: Rounds, K: Kernel>(rng: &mut ChaChaRng<R, K>) {
         rng.wipe();
         assert_eq!(rng.state.words(), &[0; 16], "state words");
-        assert_eq!(rng.buf, [[0; BLOCK_LEN]; BUF_BLOCKS], "output buffer");
+        assert!(rng.buf.bytes().iter().all(|&b| b == 0), "output buffer");
         assert_eq!((rng.index, rng.state.blocks_left()), (0, 0));
     }
 
@@ -485,12 +568,13 @@ mod tests {
             let mut rng = ChaChaRng::<R12>::with_backend([0xAB; 32], backend);
             rng.set_stream(0x0123_4567_89AB_CDEF);
             // Past the first refill after the seek, which computes only the batch blocks.
-            for _ in 0..=BUF_WORDS {
+            for _ in 0..=MAX_BATCH_BLOCKS * BLOCK_WORDS {
                 rng.next_u32();
             }
             assert!(
-                rng.buf.iter().all(|b| *b != [0; BLOCK_LEN]),
-                "{backend:?}: the test needs a full buffer"
+                matches!(rng.buf, Buffer::Bulk(_))
+                    && rng.buf.bytes().chunks(BLOCK_LEN).all(|b| b != [0; BLOCK_LEN]),
+                "{backend:?}: the test needs a full bulk buffer"
             );
             check_wiped(&mut rng);
 
