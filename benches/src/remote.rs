@@ -117,12 +117,15 @@ enum Build {
     /// published crate to its AVX-512 backend for that whole build.
     Avx512,
     /// `benches/patched/Cargo.toml`: the same `src/main.rs` in a project whose
-    /// `[patch.crates-io]` puts our `chacha20` under `chacha20poly1305`.
+    /// `[patch.crates-io]` puts our `chacha20` under `chacha20poly1305`; its binary is
+    /// `chacha-bench-patched`, in the workspace's own target folder, so every dependency
+    /// that does not depend on `chacha20` is the one the report's build compiled already.
     Patched,
 }
 
-/// Builds `which` into its own target folder (`target/chacha-bench-avx512`,
-/// `target/chacha-bench-patched`); the path of the binary and the build's wall time.
+/// Builds `which`: the AVX-512 build into a target folder of its own
+/// (`target/chacha-bench-avx512`: its `RUSTFLAGS` change every unit), the patched one into
+/// the workspace's (`target`); the path of the binary and the build's wall time.
 fn build(which: Build) -> Result<(PathBuf, Duration), String> {
     let root = workspace();
     if !root.join("Cargo.toml").is_file() {
@@ -131,19 +134,21 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
     let mut command = Command::new(&cargo);
-    command.current_dir(&root).args(["build", "--release", "--quiet", "--bin", "chacha-bench"]);
-    let (target_dir, what) = match which {
+    command.current_dir(&root).args(["build", "--release", "--quiet", "--bin"]);
+    let (target_dir, bin, what) = match which {
         Build::Avx512 => {
             flags.push_str(" --cfg chacha20_avx512");
-            command.args(["-p", "chacha-bench"]);
-            (root.join("target").join("chacha-bench-avx512"), "the published crate's AVX-512 build")
+            command.args(["chacha-bench", "-p", "chacha-bench"]);
+            (
+                root.join("target").join("chacha-bench-avx512"),
+                "chacha-bench",
+                "the published crate's AVX-512 build",
+            )
         }
         Build::Patched => {
+            command.arg("chacha-bench-patched");
             command.arg("--manifest-path").arg(root.join("benches").join("patched").join("Cargo.toml"));
-            (
-                root.join("target").join("chacha-bench-patched"),
-                "the build with chacha20 patched (benches/patched)",
-            )
+            (root.join("target"), "chacha-bench-patched", "the build with chacha20 patched (benches/patched)")
         }
     };
     let started = Instant::now();
@@ -165,7 +170,7 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
             tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
         ));
     }
-    let exe = target_dir.join("release").join(format!("chacha-bench{}", std::env::consts::EXE_SUFFIX));
+    let exe = target_dir.join("release").join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     Ok((exe, started.elapsed()))
 }
 
