@@ -1,0 +1,315 @@
+//! ChaCha20-Poly1305's bulk step on `avx2`, stitched (x86_64): per set of 8 blocks (512
+//! bytes), the set's word-sliced ChaCha20 in `ymm` registers and 32 Poly1305 block steps
+//! in general-purpose registers, in one `asm!` loop, so that the integer multiplier works
+//! while the vector pipes run the rounds (in the default pieces both run on the vector pipes,
+//! one after the other).
+//!
+//! - **A set**: `words8`, the 10 double rounds of `rounds8` (`double_round8_asm!`: its
+//!   register plan and `c` word swaps), then `put8_whole`. A quarter-round pair takes one
+//!   Poly1305 block step, cut into 8 pieces between its 8 steps (`qr8x2_asm!`'s slots); the
+//!   double rounds take 3, 3, 3, 3, 4 blocks (one pair in the first four goes without), in a
+//!   loop of two: 32 blocks, about one per 46 vector instructions of the set, so that the
+//!   chain's steps enter the core at the pace it runs them.
+//! - **Which ciphertext**: opening absorbs the set's own (its input, read in the rounds,
+//!   before the set's stores); sealing the set before's (its output), so the first set runs
+//!   `sliced8_whole` alone and the last set's ciphertext goes to the vector Poly1305 after
+//!   the loop, with the rest of the message's. What is left after the last whole set takes
+//!   the default way (`xor`, the vector or portable Poly1305).
+//! - **The Poly1305 step**: radix 2^64, `h` in three registers for the whole request and
+//!   `r` beside the `c` words in the scratch memory: `h · r` in full (four limbs, four `mulx`
+//!   and two `imul`), then the bits from 2^130 up folded in as `4·H + H` (BoringSSL's
+//!   `poly_mul`, `mulx` form). It leaves `h[2] <= 5`, inside the [`Accumulator`]'s bound.
+//!   One Horner chain: its latency per set is about the rounds' time.
+//! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more, and a
+//!   CPU with BMI2 as well (`mulx`; [`Bmi2`], held by the `Avx2` that `detect` made);
+//!   elsewhere the default pieces. `asm!` of x86_64: 12 general-purpose registers.
+//!
+//! Figures and what was tried: `DECISIONS.md` in this crate, § avx2: the stitched AEAD.
+
+use core::arch::x86_64::*;
+
+use chacha_core::poly1305::Accumulator;
+use chacha_core::{AeadDirection, BLOCK_LEN, Kernel, R20, Rounds, State, Variant, XorBuf, aead_in_pieces};
+
+use super::sliced8::{sliced8_whole, transpose4, words8};
+use super::{Avx2, Blocks, Masks};
+use crate::cursor::Cursor;
+
+/// Bytes per set: 8 ChaCha20 blocks, 32 Poly1305 blocks.
+const SET: usize = 8 * BLOCK_LEN;
+
+cpufeatures::new!(cpuid_bmi2, "bmi2");
+
+/// Proof that this CPU has BMI2 (`mulx`); only [`Bmi2::detect`] creates one, and only
+/// `Avx2::detect` calls it, so one held by an `Avx2` means AVX2 and BMI2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Bmi2(());
+
+impl Bmi2 {
+    /// `Some` if this CPU has BMI2 (probed once per process, as every probe).
+    #[inline]
+    pub(super) fn detect() -> Option<Self> {
+        cpuid_bmi2::get().then_some(Bmi2(()))
+    }
+
+    /// The stitched step over the whole sets of `buf`, then the rest the default way.
+    #[inline]
+    fn xor_and_mac<V: Variant>(
+        self,
+        kernel: Avx2,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        mut buf: XorBuf<'_, '_>,
+        direction: AeadDirection,
+    ) {
+        let bulk = buf.len() / SET * SET;
+        let seal = direction == AeadDirection::Seal;
+        let (sets, mut rest) = buf.reborrow().split_at(bulk);
+        let (inp, out, len) = Cursor::xor(sets).into_parts();
+        if seal {
+            // SAFETY: as below.
+            unsafe { sets_avx2::<V, true>(state, acc, inp, out, len) }
+        } else {
+            // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
+            // Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
+            unsafe { sets_avx2::<V, false>(state, acc, inp, out, len) }
+        }
+        if !rest.is_empty() {
+            let mut at = state.clone();
+            at.advance((bulk / BLOCK_LEN) as u64).expect("the caller checked the whole request");
+            if !seal {
+                acc.absorb_padded(kernel, rest.get_in());
+            }
+            kernel.xor::<R20, V>(&at, rest.reborrow(), &mut [0; BLOCK_LEN]);
+        }
+        if seal {
+            // The last set's ciphertext and the rest's: 32 blocks or more, the vector MAC.
+            acc.absorb_padded(kernel, &buf.get_out()[bulk - SET..]);
+        }
+    }
+}
+
+impl Avx2 {
+    /// An AEAD's bulk step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]): stitched
+    /// where the module header says, the default pieces elsewhere.
+    #[inline]
+    pub(super) fn aead<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+        direction: AeadDirection,
+    ) {
+        if let Some(bmi2) = self.bmi2
+            && R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS
+            && buf.len() >= SET
+        {
+            return bmi2.xor_and_mac::<V>(self, state, acc, buf, direction);
+        }
+        aead_in_pieces::<R, V, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct));
+    }
+}
+
+/// The whole sets of a request: each set's ChaCha20 beside the Poly1305 steps of the
+/// ciphertext it absorbs (the module header), `h` in registers from the first set to the
+/// last.
+/// # Safety
+/// As [`Cursor::from_parts`], for a length of one set or more, whole sets.
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
+    state: &State<V>,
+    acc: &mut Accumulator,
+    inp: *const u8,
+    out: *mut u8,
+    len: usize,
+) {
+    // SAFETY: the caller's guarantee.
+    let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
+    let w = state.words();
+    let masks = Masks::new();
+    let r = acc.r();
+    let mut h = acc.h();
+    let mut counter = state.counter();
+    let mut before: Option<Blocks<'_, true, 8>> = None;
+    let mut done = 0;
+    while let Some(set) = cur.blocks_at::<8>(done) {
+        let ciphertext = if SEAL { before.map(|b| b.written::<SET>(0)) } else { Some(set.inp::<SET>(0)) };
+        match ciphertext {
+            // SAFETY: a window's checked pointer to its 512 bytes, readable.
+            Some(c) => unsafe { sliced8_mac::<V>(w, counter, set, masks, &mut h, r, c) },
+            None => sliced8_whole::<R20, V, true>(w, counter, set, masks),
+        }
+        before = Some(set);
+        done += 8;
+        counter = counter.wrapping_add(8);
+    }
+    acc.set_h(h);
+}
+
+/// ChaCha20's 8 blocks from `counter` into `set`, while `h` absorbs the 32 blocks at
+/// `ciphertext` with key `r`.
+/// # Safety
+/// `ciphertext` is valid for reading 512 bytes.
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+unsafe fn sliced8_mac<V: Variant>(
+    w: &[u32; 16],
+    counter: u64,
+    set: Blocks<'_, true, 8>,
+    m: Masks,
+    h: &mut [u64; 3],
+    r: [u64; 2],
+    ciphertext: *const u8,
+) {
+    let input = words8::<V>(w, counter);
+    let mut x = input;
+    // SAFETY: the caller's guarantee.
+    unsafe { rounds8_mac(&mut x, m, h, r, ciphertext) };
+    put8_whole!(x, input, set);
+}
+
+/// Pieces of one Poly1305 block step, `h = (h + m + 2^128) · r` mod p partly reduced, on
+/// `h` in `{h0}`–`{h2}`, the block at `{m}` + offset, `r` at `{s}` + 192 and + 200, and
+/// the temporaries `{t0}`–`{t3}`, `rax`, `rdx`. The carries stay inside each piece, so
+/// that the vector steps between them (which write no flags) can be anything.
+#[rustfmt::skip]
+macro_rules! poly_step {
+    // h += the block (its two halves at `$lo`, `$hi`) and its pad bit.
+    (@add $lo:literal, $hi:literal) => {
+        concat!(
+            "add {h0}, qword ptr [{m} + ", $lo, "]\n",
+            "adc {h1}, qword ptr [{m} + ", $hi, "]\n",
+            "adc {h2}, 1\n",
+        )
+    };
+    // (t2 : t1 : t0) = h · r0 (h2 · r0 fits in 64 bits: h2 < 16, r0 < 2^60).
+    (@r0_lo) => {
+        concat!(
+            "mov rdx, qword ptr [{s} + 192]\n",
+            "mov {t2}, rdx\n",
+            "mulx {t1}, {t0}, {h0}\n",
+        )
+    };
+    (@r0_hi) => {
+        concat!(
+            "mulx rdx, rax, {h1}\n",
+            "imul {t2}, {h2}\n",
+            "add {t1}, rax\n",
+            "adc {t2}, rdx\n",
+        )
+    };
+    // + 2^64 · h · r1: (t3 : t2 : t1 : t0) = h · r, in full.
+    (@r1_lo) => {
+        concat!(
+            "mov rdx, qword ptr [{s} + 200]\n",
+            "mulx rax, {h0}, {h0}\n",
+            "mulx {t3}, {h1}, {h1}\n",
+        )
+    };
+    (@r1_mid) => {
+        concat!(
+            "add {t1}, {h0}\n",
+            "adc {t2}, {h1}\n",
+            "adc {t3}, 0\n",
+            "imul rdx, {h2}\n",
+        )
+    };
+    // Then h = the product's low 130 bits ...
+    (@r1_hi) => {
+        concat!(
+            "add {t2}, rax\n",
+            "adc {t3}, rdx\n",
+            "mov {h0}, {t0}\n",
+            "mov {h1}, {t1}\n",
+            "mov {h2}, {t2}\n",
+            "and {h2}, 3\n",
+        )
+    };
+    // ... and H, the bits from 2^130 up: (t1 : t0) = 4·H, (t3 : t2) = H ...
+    (@split) => {
+        concat!(
+            "mov {t0}, {t2}\n",
+            "and {t0}, -4\n",
+            "mov {t1}, {t3}\n",
+            "shrd {t2}, {t3}, 2\n",
+            "shr {t3}, 2\n",
+        )
+    };
+    // ... folded in: 2^130 ≡ 5, h += 4·H + H (h2 <= 3 + 2).
+    (@fold) => {
+        concat!(
+            "add {h0}, {t0}\n",
+            "adc {h1}, {t1}\n",
+            "adc {h2}, 0\n",
+            "add {h0}, {t2}\n",
+            "adc {h1}, {t3}\n",
+            "adc {h2}, 0\n",
+        )
+    };
+}
+
+/// [`qr8x2_asm!`]'s two quarter rounds, alone (`[]`) or with one Poly1305 block step
+/// (`[lo, hi]`: the block's offsets from `{m}`), a piece after each of the 8 steps.
+#[rustfmt::skip]
+macro_rules! qr8x2_mac {
+    ($($r:literal),+; []) => {
+        qr8x2_asm!($($r),+)
+    };
+    ($($r:literal),+; [$lo:literal, $hi:literal]) => {
+        qr8x2_asm!($($r),+;
+            [poly_step!(@add $lo, $hi)], [poly_step!(@r0_lo)], [poly_step!(@r0_hi)], [poly_step!(@r1_lo)],
+            [poly_step!(@r1_mid)], [poly_step!(@r1_hi)], [poly_step!(@split)], [poly_step!(@fold)])
+    };
+}
+
+/// ChaCha20's 10 double rounds of the word-sliced state (as `rounds8`), with the 32
+/// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps: two passes of
+/// five double rounds, 16 blocks a pass.
+/// # Safety
+/// `ciphertext` is valid for reading 512 bytes.
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+unsafe fn rounds8_mac(x: &mut [__m256i; 16], m: Masks, h: &mut [u64; 3], r: [u64; 2], ciphertext: *const u8) {
+    /// `c` words 8–11 (those not in registers), the rotate-by-16 and -by-8 masks, then `r`
+    /// (at byte 192).
+    #[repr(C, align(32))]
+    struct Scratch([__m256i; 6], [u64; 2]);
+    let mut s = Scratch([x[8], x[9], x[10], x[11], m.r16, m.r8], r);
+    let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
+    let [h0, h1, h2] = h;
+    // SAFETY: the asm reads and writes only the named registers, the flags and `s` (through
+    // `{s}`: 208 bytes, 32-aligned for `vmovdqa`), and reads the 512 bytes from
+    // `ciphertext` (the caller's guarantee: two passes of 256 bytes through `{m}`).
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            double_round8_asm!(qr8x2_mac; [0, 8], [16, 24], [32, 40], []),
+            double_round8_asm!(qr8x2_mac; [48, 56], [64, 72], [], [80, 88]),
+            double_round8_asm!(qr8x2_mac; [96, 104], [], [112, 120], [128, 136]),
+            double_round8_asm!(qr8x2_mac; [], [144, 152], [160, 168], [176, 184]),
+            double_round8_asm!(qr8x2_mac; [192, 200], [208, 216], [224, 232], [240, 248]),
+            "add {m}, 256",
+            "dec {n}",
+            "jnz 2b",
+            s = in(reg) &mut s,
+            m = inout(reg) ciphertext => _,
+            n = inout(reg) 2usize => _,
+            h0 = inout(reg) *h0,
+            h1 = inout(reg) *h1,
+            h2 = inout(reg) *h2,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            out("rax") _,
+            out("rdx") _,
+            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+            options(nostack),
+        );
+    }
+    x[10] = s.0[2];
+    x[11] = s.0[3];
+}
