@@ -313,3 +313,48 @@ unsafe fn rounds8_mac(x: &mut [__m256i; 16], m: Masks, h: &mut [u64; 3], r: [u64
     x[10] = s.0[2];
     x[11] = s.0[3];
 }
+
+/// The path a CPU with AVX2 and without BMI2 takes (the default pieces), on this CPU: an
+/// `Avx2` without its `Bmi2` against the reference, sealing and opening across the sets.
+/// `tests/poly1305.rs` checks the stitched step itself.
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use chacha_core::{Ietf, reference};
+    use chacha_testdata::filler;
+    use std::{vec, vec::Vec};
+
+    #[test]
+    fn without_bmi2_the_default_pieces_match_reference() {
+        let Some(avx2) = Avx2::detect() else {
+            std::eprintln!("SKIPPED: this CPU has no AVX2");
+            return;
+        };
+        let kernel = Avx2 { bmi2: None };
+        let r: [u8; 16] = filler(3, 16).try_into().unwrap();
+        let state = State::<Ietf>::new(&[9; 32], &[4; 12]);
+        for len in [0, 511, 512, 1000, 4096 + 600] {
+            for direction in [AeadDirection::Seal, AeadDirection::Open] {
+                let data = filler(len as u64, len);
+                let mut ks = vec![[0u8; BLOCK_LEN]; len.div_ceil(BLOCK_LEN)];
+                reference::keystream::<R20, Ietf>(&state, &mut ks);
+                let want: Vec<u8> = data.iter().zip(ks.as_flattened()).map(|(d, k)| d ^ k).collect();
+                let mut ciphertext =
+                    if direction == AeadDirection::Seal { want.clone() } else { data.clone() };
+                ciphertext.resize(len.div_ceil(16) * 16, 0);
+                let want_h = reference::poly1305_blocks(&r, [0; 3], ciphertext.as_chunks::<16>().0);
+                for k in [kernel, avx2] {
+                    let mut buf = data.clone();
+                    let mut acc = Accumulator::new(&r);
+                    k.aead::<R20, Ietf>(&state, &mut acc, XorBuf::from(&mut buf[..]), direction);
+                    let mut same = Accumulator::new(&[0; 16]);
+                    same.set_h(want_h);
+                    assert_eq!(buf, want, "{k:?} {direction:?} {len} bytes: output");
+                    assert_eq!(acc.tag(&[0; 16]), same.tag(&[0; 16]), "{k:?} {direction:?} {len} bytes: MAC");
+                }
+            }
+        }
+    }
+}
