@@ -15,10 +15,11 @@
 //!   `sliced8_whole` alone and the last set's ciphertext goes to the vector Poly1305 after
 //!   the loop, with the rest of the message's. What is left after the last whole set takes
 //!   the default way (`xor`, the vector or portable Poly1305).
-//! - **The Poly1305 step**: radix 2^64, `h` in three registers for the whole request and
-//!   `r` beside the `c` words in the scratch memory: `h · r` in full (four limbs, four `mulx`
+//! - **The Poly1305 step**: radix 2^64, `h` in three registers through a set's loop (and in
+//!   locals between sets: the [`Accumulator`] is read and written once a request), `r`
+//!   beside the `c` words in the scratch memory: `h · r` in full (four limbs, four `mulx`
 //!   and two `imul`), then the bits from 2^130 up folded in as `4·H + H` (BoringSSL's
-//!   `poly_mul`, `mulx` form). It leaves `h[2] <= 5`, inside the [`Accumulator`]'s bound.
+//!   `poly_mul`, `mulx` form). It leaves `h[2] <= 5`, inside the `Accumulator`'s bound.
 //!   One Horner chain: its latency per set is about the rounds' time.
 //! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more, and a
 //!   CPU with BMI2 as well (`mulx`; [`Bmi2`], held by the `Avx2` that `detect` made);
