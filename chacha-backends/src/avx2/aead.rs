@@ -9,21 +9,28 @@
 //!   Poly1305 block step, cut into 8 pieces between its 8 steps (`qr8x2_asm!`'s slots); the
 //!   double rounds take 3, 3, 3, 3, 4 blocks (one pair in the first four goes without), in a
 //!   loop of two: 32 blocks, about one per 46 vector instructions of the set, so that the
-//!   chain's steps enter the core at the pace it runs them.
+//!   steps enter the core at the pace it runs them.
+//! - **Two chains**: blocks 0–15 of a set go on from `h`, blocks 16–31 into a second
+//!   accumulator from 0, the two in turns; after the loop `h = h · r^16 + second`
+//!   (`mul_add`, once a set; `r^16` once a request). One chain of 32 steps would take about
+//!   the rounds' time in latency alone (each step waits for the last: the product, its
+//!   carries, the fold), which leaves the core no slack; two of 16 take half.
 //! - **Which ciphertext**: opening absorbs the set's own (its input, read in the rounds,
 //!   before the set's stores); sealing the set before's (its output), so the first set runs
 //!   `sliced8_whole` alone and the last set's ciphertext goes to the vector Poly1305 after
 //!   the loop, with the rest of the message's. What is left after the last whole set takes
 //!   the default way (`xor`, the vector or portable Poly1305).
-//! - **The Poly1305 step**: radix 2^64, `h` in three registers through a set's loop (and in
-//!   locals between sets: the [`Accumulator`] is read and written once a request), `r`
-//!   beside the `c` words in the scratch memory: `h · r` in full (four limbs, four `mulx`
-//!   and two `imul`), then the bits from 2^130 up folded in as `4·H + H` (BoringSSL's
-//!   `poly_mul`, `mulx` form). It leaves `h[2] <= 5`, inside the `Accumulator`'s bound.
-//!   One Horner chain: its latency per set is about the rounds' time.
+//! - **The Poly1305 step**: radix 2^64 (the [`Accumulator`]'s limbs, read and written once a
+//!   request), each chain's `h` in three registers through a set's loop, `r` beside the `c`
+//!   words in the scratch memory: `h · r` in full (four limbs: four `mulx`, two `imul`), then
+//!   the bits from 2^130 up folded in as `4·H + H`, as BoringSSL's `poly_mul` (`mulx` form),
+//!   rearranged to need one register fewer (`rdx` and four temporaries, shared by the
+//!   chains). It leaves `h[2] <= 5`; `mul_add` leaves it at most 4, inside the
+//!   `Accumulator`'s bound.
 //! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more, and a
 //!   CPU with BMI2 as well (`mulx`; [`Bmi2`], held by the `Avx2` that `detect` made);
-//!   elsewhere the default pieces. `asm!` of x86_64: 12 general-purpose registers.
+//!   elsewhere the default pieces. `asm!` of x86_64 with 13 general-purpose registers, all
+//!   that LLVM lends (the loop count is in the scratch memory).
 //!
 //! Figures and what was tried: `DECISIONS.md` in this crate, § avx2: the stitched AEAD.
 
@@ -129,6 +136,7 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
     let w = state.words();
     let masks = Masks::new();
     let r = acc.r();
+    let r16 = r16(r);
     let mut h = acc.h();
     let mut counter = state.counter();
     let mut before: Option<Blocks<'_, true, 8>> = None;
@@ -137,7 +145,7 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
         let ciphertext = if SEAL { before.map(|b| b.written::<SET>(0)) } else { Some(set.inp::<SET>(0)) };
         match ciphertext {
             // SAFETY: a window's checked pointer to its 512 bytes, readable.
-            Some(c) => unsafe { sliced8_mac::<V>(w, counter, set, masks, &mut h, r, c) },
+            Some(c) => unsafe { sliced8_mac::<V>(w, counter, set, masks, &mut h, r, r16, c) },
             None => sliced8_whole::<R20, V, true>(w, counter, set, masks),
         }
         before = Some(set);
@@ -148,11 +156,14 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
 }
 
 /// ChaCha20's 8 blocks from `counter` into `set`, while `h` absorbs the 32 blocks at
-/// `ciphertext` with key `r`.
+/// `ciphertext` with key `r`: blocks 0–15 into `h` and blocks 16–31 into a second
+/// accumulator from 0, side by side in the rounds (two independent chains), then
+/// `h = h · r^16 + the second` (`r16`: `r^16`, partly reduced).
 /// # Safety
 /// `ciphertext` is valid for reading 512 bytes.
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
+#[allow(clippy::too_many_arguments)]
 unsafe fn sliced8_mac<V: Variant>(
     w: &[u32; 16],
     counter: u64,
@@ -160,149 +171,229 @@ unsafe fn sliced8_mac<V: Variant>(
     m: Masks,
     h: &mut [u64; 3],
     r: [u64; 2],
+    r16: [u64; 3],
     ciphertext: *const u8,
 ) {
     let input = words8::<V>(w, counter);
     let mut x = input;
+    let mut second = [0; 3];
     // SAFETY: the caller's guarantee.
-    unsafe { rounds8_mac(&mut x, m, h, r, ciphertext) };
+    unsafe { rounds8_mac(&mut x, m, h, &mut second, r, ciphertext) };
+    *h = mul_add(*h, r16, second);
     put8_whole!(x, input, set);
 }
 
+/// `a · q + b` mod p, partly reduced (limb 2 at most 4), for `a`, `b` with limb 2 at most
+/// 5 and `q` with limb 2 at most 4: the product in five limbs (below 2^261), the bits from
+/// 2^130 up folded in as `4·H + H` (then below 2^134), and once more the bits of limb 2 from
+/// bit 2 up, times 5.
+#[inline(always)]
+fn mul_add(a: [u64; 3], q: [u64; 3], b: [u64; 3]) -> [u64; 3] {
+    // Schoolbook rows: each `t` below 2^128 (limb + limb · limb + carry); limb 5 stays 0.
+    let mut p = [0u64; 6];
+    for i in 0..3 {
+        let mut carry = 0u128;
+        for j in 0..3 {
+            let t = u128::from(p[i + j]) + u128::from(a[i]) * u128::from(q[j]) + carry;
+            p[i + j] = t as u64;
+            carry = t >> 64;
+        }
+        p[i + 3] = carry as u64;
+    }
+    // + b.
+    let mut carry = 0u128;
+    for k in 0..5 {
+        let t = u128::from(p[k]) + u128::from(if k < 3 { b[k] } else { 0 }) + carry;
+        p[k] = t as u64;
+        carry = t >> 64;
+    }
+    // 4·H = (p2 & !3, p3, p4), H = 4·H >> 2; h = the low 130 bits + 4·H + H.
+    let four = [p[2] & !3, p[3], p[4]];
+    let one = [(p[2] >> 2) | (p[3] << 62), (p[3] >> 2) | (p[4] << 62), p[4] >> 2];
+    let t = u128::from(p[0]) + u128::from(four[0]) + u128::from(one[0]);
+    let h0 = t as u64;
+    let t = u128::from(p[1]) + u128::from(four[1]) + u128::from(one[1]) + (t >> 64);
+    let h1 = t as u64;
+    let h2 = (p[2] & 3) + four[2] + one[2] + (t >> 64) as u64;
+    // h2 < 2^6: its bits from 2 up, times 5, into limb 0.
+    let t = u128::from(h0) + u128::from((h2 >> 2) * 5);
+    let t1 = u128::from(h1) + (t >> 64);
+    [t as u64, t1 as u64, (h2 & 3) + (t1 >> 64) as u64]
+}
+
+/// `r^16` mod p, partly reduced (limb 2 at most 4): four squarings.
+#[inline]
+fn r16(r: [u64; 2]) -> [u64; 3] {
+    let mut q = [r[0], r[1], 0];
+    for _ in 0..4 {
+        q = mul_add(q, q, [0; 3]);
+    }
+    q
+}
+
 /// Pieces of one Poly1305 block step, `h = (h + m + 2^128) · r` mod p partly reduced, on
-/// `h` in `{h0}`–`{h2}`, the block at `{m}` + offset, `r` at `{s}` + 192 and + 200, and
-/// the temporaries `{t0}`–`{t3}`, `rax`, `rdx`. The carries stay inside each piece, so
-/// that the vector steps between them (which write no flags) can be anything.
+/// `h` in `$h0`–`$h2` (either chain's), the block at `{m}` + offset, `r` at `{s}` + 192
+/// and + 200, and the temporaries `{t0}`–`{t3}` and `rdx`. The carries stay inside each
+/// piece, so that the vector steps between them (which write no flags) can be anything.
+/// Bounds, for `h2` at most 10 in: `h2` at most 12 after the block, the product below 2^256
+/// (no carry leaves limb 3), and at most 5 out.
 #[rustfmt::skip]
 macro_rules! poly_step {
     // h += the block (its two halves at `$lo`, `$hi`) and its pad bit.
-    (@add $lo:literal, $hi:literal) => {
+    (@add $lo:literal, $hi:literal; $h0:literal, $h1:literal, $h2:literal) => {
         concat!(
-            "add {h0}, qword ptr [{m} + ", $lo, "]\n",
-            "adc {h1}, qword ptr [{m} + ", $hi, "]\n",
-            "adc {h2}, 1\n",
+            "add ", $h0, ", qword ptr [{m} + ", $lo, "]\n",
+            "adc ", $h1, ", qword ptr [{m} + ", $hi, "]\n",
+            "adc ", $h2, ", 1\n",
         )
     };
-    // (t2 : t1 : t0) = h · r0 (h2 · r0 fits in 64 bits: h2 < 16, r0 < 2^60).
-    (@r0_lo) => {
+    // (t1 : t0) = h0 · r0 ...
+    (@r0_a $h0:literal) => {
         concat!(
             "mov rdx, qword ptr [{s} + 192]\n",
-            "mov {t2}, rdx\n",
-            "mulx {t1}, {t0}, {h0}\n",
+            "mulx {t1}, {t0}, ", $h0, "\n",
         )
     };
-    (@r0_hi) => {
+    // ... + 2^64 · h1 · r0: (t3 : t1 : t0) ...
+    (@r0_b $h1:literal) => {
         concat!(
-            "mulx rdx, rax, {h1}\n",
-            "imul {t2}, {h2}\n",
-            "add {t1}, rax\n",
-            "adc {t2}, rdx\n",
+            "mulx {t3}, {t2}, ", $h1, "\n",
+            "add {t1}, {t2}\n",
+            "adc {t3}, 0\n",
         )
     };
-    // + 2^64 · h · r1: (t3 : t2 : t1 : t0) = h · r, in full.
-    (@r1_lo) => {
+    // ... + 2^128 · h2 · r0 (t3 stays below 2^64): h · r0.
+    (@r0_c $h2:literal) => {
+        concat!(
+            "mov {t2}, rdx\n",
+            "imul {t2}, ", $h2, "\n",
+            "add {t3}, {t2}\n",
+        )
+    };
+    // + 2^64 · h0 · r1 (t3 stays below 2^64) ...
+    (@r1_a $h0:literal) => {
         concat!(
             "mov rdx, qword ptr [{s} + 200]\n",
-            "mulx rax, {h0}, {h0}\n",
-            "mulx {t3}, {h1}, {h1}\n",
+            "mulx {t2}, ", $h0, ", ", $h0, "\n",
+            "add {t1}, ", $h0, "\n",
+            "adc {t3}, {t2}\n",
         )
     };
-    (@r1_mid) => {
+    // ... + 2^128 · h1 · r1 + 2^192 · h2 · r1: h · r = (h0 : t3 : t1 : t0).
+    (@r1_b $h0:literal, $h1:literal, $h2:literal) => {
         concat!(
-            "add {t1}, {h0}\n",
-            "adc {t2}, {h1}\n",
+            "mulx ", $h0, ", {t2}, ", $h1, "\n",
+            "imul rdx, ", $h2, "\n",
+            "add {t3}, {t2}\n",
+            "adc ", $h0, ", rdx\n",
+        )
+    };
+    // H, the bits from 2^130 up: 4·H = (h0 : t2), H's low limb in h1; the product's low 130
+    // bits (t3 keeps bits 128, 129) + 4·H ...
+    (@fold4 $h0:literal, $h1:literal) => {
+        concat!(
+            "mov {t2}, {t3}\n",
+            "and {t2}, -4\n",
+            "mov ", $h1, ", {t3}\n",
+            "shrd ", $h1, ", ", $h0, ", 2\n",
+            "and {t3}, 3\n",
+            "add {t0}, {t2}\n",
+            "adc {t1}, ", $h0, "\n",
             "adc {t3}, 0\n",
-            "imul rdx, {h2}\n",
         )
     };
-    // Then h = the product's low 130 bits ...
-    (@r1_hi) => {
+    // ... + H (2^130 ≡ 5): the new h (h2 <= 3 + 2).
+    (@fold1 $h0:literal, $h1:literal, $h2:literal) => {
         concat!(
-            "add {t2}, rax\n",
-            "adc {t3}, rdx\n",
-            "mov {h0}, {t0}\n",
-            "mov {h1}, {t1}\n",
-            "mov {h2}, {t2}\n",
-            "and {h2}, 3\n",
-        )
-    };
-    // ... and H, the bits from 2^130 up: (t1 : t0) = 4·H, (t3 : t2) = H ...
-    (@split) => {
-        concat!(
-            "mov {t0}, {t2}\n",
-            "and {t0}, -4\n",
-            "mov {t1}, {t3}\n",
-            "shrd {t2}, {t3}, 2\n",
-            "shr {t3}, 2\n",
-        )
-    };
-    // ... folded in: 2^130 ≡ 5, h += 4·H + H (h2 <= 3 + 2).
-    (@fold) => {
-        concat!(
-            "add {h0}, {t0}\n",
-            "adc {h1}, {t1}\n",
-            "adc {h2}, 0\n",
-            "add {h0}, {t2}\n",
-            "adc {h1}, {t3}\n",
-            "adc {h2}, 0\n",
+            "shr ", $h0, ", 2\n",
+            "add {t0}, ", $h1, "\n",
+            "adc {t1}, ", $h0, "\n",
+            "adc {t3}, 0\n",
+            "mov ", $h0, ", {t0}\n",
+            "mov ", $h1, ", {t1}\n",
+            "mov ", $h2, ", {t3}\n",
         )
     };
 }
 
 /// [`qr8x2_asm!`]'s two quarter rounds, alone (`[]`) or with one Poly1305 block step
-/// (`[lo, hi]`: the block's offsets from `{m}`), a piece after each of the 8 steps.
+/// (`[lo, hi, a | b]`: the block's offsets from `{m}`, and the chain, `{a0}`–`{a2}` or
+/// `{b0}`–`{b2}`), a piece after each of the 8 steps.
 #[rustfmt::skip]
 macro_rules! qr8x2_mac {
+    (@step $($r:literal),+; $lo:literal, $hi:literal; $h0:literal, $h1:literal, $h2:literal) => {
+        qr8x2_asm!($($r),+;
+            [poly_step!(@add $lo, $hi; $h0, $h1, $h2)],
+            [poly_step!(@r0_a $h0)],
+            [poly_step!(@r0_b $h1)],
+            [poly_step!(@r0_c $h2)],
+            [poly_step!(@r1_a $h0)],
+            [poly_step!(@r1_b $h0, $h1, $h2)],
+            [poly_step!(@fold4 $h0, $h1)],
+            [poly_step!(@fold1 $h0, $h1, $h2)])
+    };
     ($($r:literal),+; []) => {
         qr8x2_asm!($($r),+)
     };
-    ($($r:literal),+; [$lo:literal, $hi:literal]) => {
-        qr8x2_asm!($($r),+;
-            [poly_step!(@add $lo, $hi)], [poly_step!(@r0_lo)], [poly_step!(@r0_hi)], [poly_step!(@r1_lo)],
-            [poly_step!(@r1_mid)], [poly_step!(@r1_hi)], [poly_step!(@split)], [poly_step!(@fold)])
+    ($($r:literal),+; [$lo:literal, $hi:literal, a]) => {
+        qr8x2_mac!(@step $($r),+; $lo, $hi; "{a0}", "{a1}", "{a2}")
+    };
+    ($($r:literal),+; [$lo:literal, $hi:literal, b]) => {
+        qr8x2_mac!(@step $($r),+; $lo, $hi; "{b0}", "{b1}", "{b2}")
     };
 }
 
 /// ChaCha20's 10 double rounds of the word-sliced state (as `rounds8`), with the 32
-/// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps: two passes of
-/// five double rounds, 16 blocks a pass.
+/// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps: blocks 0–15
+/// into `h`, 16–31 into `second`, in turns; two passes of five double rounds, 16 blocks a
+/// pass (8 of each chain).
 /// # Safety
 /// `ciphertext` is valid for reading 512 bytes.
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
-unsafe fn rounds8_mac(x: &mut [__m256i; 16], m: Masks, h: &mut [u64; 3], r: [u64; 2], ciphertext: *const u8) {
-    /// `c` words 8–11 (those not in registers), the rotate-by-16 and -by-8 masks, then `r`
-    /// (at byte 192).
+unsafe fn rounds8_mac(
+    x: &mut [__m256i; 16],
+    m: Masks,
+    h: &mut [u64; 3],
+    second: &mut [u64; 3],
+    r: [u64; 2],
+    ciphertext: *const u8,
+) {
+    /// `c` words 8–11 (those not in registers), the rotate-by-16 and -by-8 masks, `r` (at
+    /// byte 192) and the passes left (at byte 208).
     #[repr(C, align(32))]
-    struct Scratch([__m256i; 6], [u64; 2]);
-    let mut s = Scratch([x[8], x[9], x[10], x[11], m.r16, m.r8], r);
+    struct Scratch([__m256i; 6], [u64; 2], u64);
+    let mut s = Scratch([x[8], x[9], x[10], x[11], m.r16, m.r8], r, 2);
     let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
-    let [h0, h1, h2] = h;
+    let [a0, a1, a2] = h;
+    let [b0, b1, b2] = second;
     // SAFETY: the asm reads and writes only the named registers, the flags and `s` (through
-    // `{s}`: 208 bytes, 32-aligned for `vmovdqa`), and reads the 512 bytes from
-    // `ciphertext` (the caller's guarantee: two passes of 256 bytes through `{m}`).
+    // `{s}`: 216 bytes, 32-aligned for `vmovdqa`), and reads the 512 bytes from
+    // `ciphertext` (the caller's guarantee: two passes of 128 bytes of each half through
+    // `{m}`).
     unsafe {
         core::arch::asm!(
             "2:",
-            double_round8_asm!(qr8x2_mac; [0, 8], [16, 24], [32, 40], []),
-            double_round8_asm!(qr8x2_mac; [48, 56], [64, 72], [], [80, 88]),
-            double_round8_asm!(qr8x2_mac; [96, 104], [], [112, 120], [128, 136]),
-            double_round8_asm!(qr8x2_mac; [], [144, 152], [160, 168], [176, 184]),
-            double_round8_asm!(qr8x2_mac; [192, 200], [208, 216], [224, 232], [240, 248]),
-            "add {m}, 256",
-            "dec {n}",
+            double_round8_asm!(qr8x2_mac; [0, 8, a], [256, 264, b], [16, 24, a], []),
+            double_round8_asm!(qr8x2_mac; [272, 280, b], [32, 40, a], [], [288, 296, b]),
+            double_round8_asm!(qr8x2_mac; [48, 56, a], [], [304, 312, b], [64, 72, a]),
+            double_round8_asm!(qr8x2_mac; [], [320, 328, b], [80, 88, a], [336, 344, b]),
+            double_round8_asm!(qr8x2_mac; [96, 104, a], [352, 360, b], [112, 120, a], [368, 376, b]),
+            "add {m}, 128",
+            "dec qword ptr [{s} + 208]",
             "jnz 2b",
             s = in(reg) &mut s,
             m = inout(reg) ciphertext => _,
-            n = inout(reg) 2usize => _,
-            h0 = inout(reg) *h0,
-            h1 = inout(reg) *h1,
-            h2 = inout(reg) *h2,
+            a0 = inout(reg) *a0,
+            a1 = inout(reg) *a1,
+            a2 = inout(reg) *a2,
+            b0 = inout(reg) *b0,
+            b1 = inout(reg) *b1,
+            b2 = inout(reg) *b2,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
-            out("rax") _,
             out("rdx") _,
             inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
             inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
@@ -315,9 +406,6 @@ unsafe fn rounds8_mac(x: &mut [__m256i; 16], m: Masks, h: &mut [u64; 3], r: [u64
     x[11] = s.0[3];
 }
 
-/// The path a CPU with AVX2 and without BMI2 takes (the default pieces), on this CPU: an
-/// `Avx2` without its `Bmi2` against the reference, sealing and opening across the sets.
-/// `tests/poly1305.rs` checks the stitched step itself.
 #[cfg(test)]
 mod tests {
     extern crate std;
