@@ -24,9 +24,10 @@
 //!   request), each chain's `h` in three registers through a set's loop, `r` beside the `c`
 //!   words in the scratch memory: `h · r` in full (four limbs: four `mulx`, two `imul`), then
 //!   the bits from 2^130 up folded in as `4·H + H`, as BoringSSL's `poly_mul` (`mulx` form),
-//!   rearranged to need one register fewer (`rdx` and four temporaries, shared by the
-//!   chains). It leaves `h[2] <= 5`; `mul_add` leaves it at most 4, inside the
-//!   `Accumulator`'s bound.
+//!   rearranged to need one register fewer: `rdx` and four free registers, which the chains
+//!   share; a step leaves its `h` in three of them and frees its old three, so the slots name
+//!   each step's registers (a pass ends where it started) and nothing is copied back. It
+//!   leaves `h[2] <= 5`; `mul_add` leaves it at most 4, inside the `Accumulator`'s bound.
 //! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more, and a
 //!   CPU with BMI2 as well (`mulx`; [`Bmi2`], held by the `Avx2` that `detect` made);
 //!   elsewhere the default pieces. `asm!` of x86_64 with 13 general-purpose registers, all
@@ -231,12 +232,14 @@ fn r16(r: [u64; 2]) -> [u64; 3] {
     q
 }
 
-/// Pieces of one Poly1305 block step, `h = (h + m + 2^128) · r` mod p partly reduced, on
-/// `h` in `$h0`–`$h2` (either chain's), the block at `{m}` + offset, `r` at `{s}` + 192
-/// and + 200, and the temporaries `{t0}`–`{t3}` and `rdx`. The carries stay inside each
-/// piece, so that the vector steps between them (which write no flags) can be anything.
-/// Bounds, for `h2` at most 10 in: `h2` at most 12 after the block, the product below 2^256
-/// (no carry leaves limb 3), and at most 5 out.
+/// Pieces of one Poly1305 block step, `h = (h + m + 2^128) · r` mod p partly reduced: `h`
+/// in `$h0`–`$h2`, the block at `{m}` + offset, `r` at `{s}` + 192 and + 200, four free
+/// registers `$t0`–`$t3`, and `rdx`. The new `h` is left in `$t0`, `$t1`, `$t3`, and
+/// `$h0`–`$h2`, `$t2` are free after (the slots of [`rounds8_mac`] say which register is
+/// which, step by step: no copies). The carries stay inside each piece, so the vector steps
+/// between them (which write no flags) can be anything. Bounds, for `h2` at most 10 in:
+/// at most 12 after the block, the product below 2^256 (no carry leaves limb 3), at most 5
+/// out.
 #[rustfmt::skip]
 macro_rules! poly_step {
     // h += the block (its two halves at `$lo`, `$hi`) and its pad bit.
@@ -248,105 +251,99 @@ macro_rules! poly_step {
         )
     };
     // (t1 : t0) = h0 · r0 ...
-    (@r0_a $h0:literal) => {
+    (@r0_a $h0:literal; $t0:literal, $t1:literal) => {
         concat!(
             "mov rdx, qword ptr [{s} + 192]\n",
-            "mulx {t1}, {t0}, ", $h0, "\n",
+            "mulx ", $t1, ", ", $t0, ", ", $h0, "\n",
         )
     };
     // ... + 2^64 · h1 · r0: (t3 : t1 : t0) ...
-    (@r0_b $h1:literal) => {
+    (@r0_b $h1:literal; $t1:literal, $t2:literal, $t3:literal) => {
         concat!(
-            "mulx {t3}, {t2}, ", $h1, "\n",
-            "add {t1}, {t2}\n",
-            "adc {t3}, 0\n",
+            "mulx ", $t3, ", ", $t2, ", ", $h1, "\n",
+            "add ", $t1, ", ", $t2, "\n",
+            "adc ", $t3, ", 0\n",
         )
     };
     // ... + 2^128 · h2 · r0 (t3 stays below 2^64): h · r0.
-    (@r0_c $h2:literal) => {
+    (@r0_c $h2:literal; $t2:literal, $t3:literal) => {
         concat!(
-            "mov {t2}, rdx\n",
-            "imul {t2}, ", $h2, "\n",
-            "add {t3}, {t2}\n",
+            "mov ", $t2, ", rdx\n",
+            "imul ", $t2, ", ", $h2, "\n",
+            "add ", $t3, ", ", $t2, "\n",
         )
     };
     // + 2^64 · h0 · r1 (t3 stays below 2^64) ...
-    (@r1_a $h0:literal) => {
+    (@r1_a $h0:literal; $t1:literal, $t2:literal, $t3:literal) => {
         concat!(
             "mov rdx, qword ptr [{s} + 200]\n",
-            "mulx {t2}, ", $h0, ", ", $h0, "\n",
-            "add {t1}, ", $h0, "\n",
-            "adc {t3}, {t2}\n",
+            "mulx ", $t2, ", ", $h0, ", ", $h0, "\n",
+            "add ", $t1, ", ", $h0, "\n",
+            "adc ", $t3, ", ", $t2, "\n",
         )
     };
     // ... + 2^128 · h1 · r1 + 2^192 · h2 · r1: h · r = (h0 : t3 : t1 : t0).
-    (@r1_b $h0:literal, $h1:literal, $h2:literal) => {
+    (@r1_b $h0:literal, $h1:literal, $h2:literal; $t2:literal, $t3:literal) => {
         concat!(
-            "mulx ", $h0, ", {t2}, ", $h1, "\n",
+            "mulx ", $h0, ", ", $t2, ", ", $h1, "\n",
             "imul rdx, ", $h2, "\n",
-            "add {t3}, {t2}\n",
+            "add ", $t3, ", ", $t2, "\n",
             "adc ", $h0, ", rdx\n",
         )
     };
     // H, the bits from 2^130 up: 4·H = (h0 : t2), H's low limb in h1; the product's low 130
     // bits (t3 keeps bits 128, 129) + 4·H ...
-    (@fold4 $h0:literal, $h1:literal) => {
+    (@fold4 $h0:literal, $h1:literal; $t0:literal, $t1:literal, $t2:literal, $t3:literal) => {
         concat!(
-            "mov {t2}, {t3}\n",
-            "and {t2}, -4\n",
-            "mov ", $h1, ", {t3}\n",
+            "mov ", $t2, ", ", $t3, "\n",
+            "and ", $t2, ", -4\n",
+            "mov ", $h1, ", ", $t3, "\n",
             "shrd ", $h1, ", ", $h0, ", 2\n",
-            "and {t3}, 3\n",
-            "add {t0}, {t2}\n",
-            "adc {t1}, ", $h0, "\n",
-            "adc {t3}, 0\n",
+            "and ", $t3, ", 3\n",
+            "add ", $t0, ", ", $t2, "\n",
+            "adc ", $t1, ", ", $h0, "\n",
+            "adc ", $t3, ", 0\n",
         )
     };
-    // ... + H (2^130 ≡ 5): the new h (h2 <= 3 + 2).
-    (@fold1 $h0:literal, $h1:literal, $h2:literal) => {
+    // ... + H (2^130 ≡ 5): the new h in (t0, t1, t3), t3 <= 3 + 2.
+    (@fold1 $h0:literal, $h1:literal; $t0:literal, $t1:literal, $t3:literal) => {
         concat!(
             "shr ", $h0, ", 2\n",
-            "add {t0}, ", $h1, "\n",
-            "adc {t1}, ", $h0, "\n",
-            "adc {t3}, 0\n",
-            "mov ", $h0, ", {t0}\n",
-            "mov ", $h1, ", {t1}\n",
-            "mov ", $h2, ", {t3}\n",
+            "add ", $t0, ", ", $h1, "\n",
+            "adc ", $t1, ", ", $h0, "\n",
+            "adc ", $t3, ", 0\n",
         )
     };
 }
 
 /// [`qr8x2_asm!`]'s two quarter rounds, alone (`[]`) or with one Poly1305 block step
-/// (`[lo, hi, a | b]`: the block's offsets from `{m}`, and the chain, `{a0}`–`{a2}` or
-/// `{b0}`–`{b2}`), a piece after each of the 8 steps.
+/// (`[lo, hi; h0, h1, h2; t0, t1, t2, t3]`: the block's offsets from `{m}`, the registers
+/// that hold `h`, and four free ones), a piece after each of the 8 steps.
 #[rustfmt::skip]
 macro_rules! qr8x2_mac {
-    (@step $($r:literal),+; $lo:literal, $hi:literal; $h0:literal, $h1:literal, $h2:literal) => {
-        qr8x2_asm!($($r),+;
-            [poly_step!(@add $lo, $hi; $h0, $h1, $h2)],
-            [poly_step!(@r0_a $h0)],
-            [poly_step!(@r0_b $h1)],
-            [poly_step!(@r0_c $h2)],
-            [poly_step!(@r1_a $h0)],
-            [poly_step!(@r1_b $h0, $h1, $h2)],
-            [poly_step!(@fold4 $h0, $h1)],
-            [poly_step!(@fold1 $h0, $h1, $h2)])
-    };
     ($($r:literal),+; []) => {
         qr8x2_asm!($($r),+)
     };
-    ($($r:literal),+; [$lo:literal, $hi:literal, a]) => {
-        qr8x2_mac!(@step $($r),+; $lo, $hi; "{a0}", "{a1}", "{a2}")
-    };
-    ($($r:literal),+; [$lo:literal, $hi:literal, b]) => {
-        qr8x2_mac!(@step $($r),+; $lo, $hi; "{b0}", "{b1}", "{b2}")
+    ($($r:literal),+;
+     [$lo:literal, $hi:literal; $h0:literal, $h1:literal, $h2:literal; $t0:literal, $t1:literal, $t2:literal, $t3:literal]) => {
+        qr8x2_asm!($($r),+;
+            [poly_step!(@add $lo, $hi; $h0, $h1, $h2)],
+            [poly_step!(@r0_a $h0; $t0, $t1)],
+            [poly_step!(@r0_b $h1; $t1, $t2, $t3)],
+            [poly_step!(@r0_c $h2; $t2, $t3)],
+            [poly_step!(@r1_a $h0; $t1, $t2, $t3)],
+            [poly_step!(@r1_b $h0, $h1, $h2; $t2, $t3)],
+            [poly_step!(@fold4 $h0, $h1; $t0, $t1, $t2, $t3)],
+            [poly_step!(@fold1 $h0, $h1; $t0, $t1, $t3)])
     };
 }
 
 /// ChaCha20's 10 double rounds of the word-sliced state (as `rounds8`), with the 32
 /// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps: blocks 0–15
 /// into `h`, 16–31 into `second`, in turns; two passes of five double rounds, 16 blocks a
-/// pass (8 of each chain).
+/// pass (8 of each chain). `h` starts in `{g0}`–`{g2}`, `second` in `{g3}`–`{g5}`; each
+/// step leaves its chain's `h` in three of the four free registers (`poly_step!`), and the
+/// slots name them so that a pass ends where it started.
 /// # Safety
 /// `ciphertext` is valid for reading 512 bytes.
 #[target_feature(enable = "avx2,bmi2")]
@@ -374,26 +371,46 @@ unsafe fn rounds8_mac(
     unsafe {
         core::arch::asm!(
             "2:",
-            double_round8_asm!(qr8x2_mac; [0, 8, a], [256, 264, b], [16, 24, a], []),
-            double_round8_asm!(qr8x2_mac; [272, 280, b], [32, 40, a], [], [288, 296, b]),
-            double_round8_asm!(qr8x2_mac; [48, 56, a], [], [304, 312, b], [64, 72, a]),
-            double_round8_asm!(qr8x2_mac; [], [320, 328, b], [80, 88, a], [336, 344, b]),
-            double_round8_asm!(qr8x2_mac; [96, 104, a], [352, 360, b], [112, 120, a], [368, 376, b]),
+            double_round8_asm!(qr8x2_mac;
+                [0, 8; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+                [256, 264; "{g3}", "{g4}", "{g5}"; "{g1}", "{g2}", "{g0}", "{g8}"],
+                [16, 24; "{g6}", "{g7}", "{g9}"; "{g3}", "{g4}", "{g5}", "{g0}"],
+                []),
+            double_round8_asm!(qr8x2_mac;
+                [272, 280; "{g1}", "{g2}", "{g8}"; "{g7}", "{g9}", "{g6}", "{g5}"],
+                [32, 40; "{g3}", "{g4}", "{g0}"; "{g1}", "{g2}", "{g8}", "{g6}"],
+                [],
+                [288, 296; "{g7}", "{g9}", "{g5}"; "{g4}", "{g0}", "{g3}", "{g8}"]),
+            double_round8_asm!(qr8x2_mac;
+                [48, 56; "{g1}", "{g2}", "{g6}"; "{g7}", "{g9}", "{g5}", "{g3}"],
+                [],
+                [304, 312; "{g4}", "{g0}", "{g8}"; "{g2}", "{g6}", "{g1}", "{g5}"],
+                [64, 72; "{g7}", "{g9}", "{g3}"; "{g4}", "{g0}", "{g8}", "{g1}"]),
+            double_round8_asm!(qr8x2_mac;
+                [],
+                [320, 328; "{g2}", "{g6}", "{g5}"; "{g9}", "{g3}", "{g7}", "{g8}"],
+                [80, 88; "{g4}", "{g0}", "{g1}"; "{g2}", "{g6}", "{g5}", "{g7}"],
+                [336, 344; "{g9}", "{g3}", "{g8}"; "{g0}", "{g1}", "{g4}", "{g5}"]),
+            double_round8_asm!(qr8x2_mac;
+                [96, 104; "{g2}", "{g6}", "{g7}"; "{g9}", "{g3}", "{g8}", "{g4}"],
+                [352, 360; "{g0}", "{g1}", "{g5}"; "{g6}", "{g7}", "{g2}", "{g8}"],
+                [112, 120; "{g9}", "{g3}", "{g4}"; "{g0}", "{g1}", "{g5}", "{g2}"],
+                [368, 376; "{g6}", "{g7}", "{g8}"; "{g3}", "{g4}", "{g9}", "{g5}"]),
             "add {m}, 128",
             "dec qword ptr [{s} + 208]",
             "jnz 2b",
             s = in(reg) &mut s,
             m = inout(reg) ciphertext => _,
-            a0 = inout(reg) *a0,
-            a1 = inout(reg) *a1,
-            a2 = inout(reg) *a2,
-            b0 = inout(reg) *b0,
-            b1 = inout(reg) *b1,
-            b2 = inout(reg) *b2,
-            t0 = out(reg) _,
-            t1 = out(reg) _,
-            t2 = out(reg) _,
-            t3 = out(reg) _,
+            g0 = inout(reg) *a0,
+            g1 = inout(reg) *a1,
+            g2 = inout(reg) *a2,
+            g3 = inout(reg) *b0,
+            g4 = inout(reg) *b1,
+            g5 = inout(reg) *b2,
+            g6 = out(reg) _,
+            g7 = out(reg) _,
+            g8 = out(reg) _,
+            g9 = out(reg) _,
             out("rdx") _,
             inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
             inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
