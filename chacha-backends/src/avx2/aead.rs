@@ -28,7 +28,8 @@
 //!   share; a step leaves its `h` in three of them and frees its old three, so the slots name
 //!   each step's registers (a pass ends where it started) and nothing is copied back. It
 //!   leaves `h[2] <= 5`; `mul_add` leaves it at most 4, inside the `Accumulator`'s bound.
-//! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more, and a
+//! - **Where**: ChaCha20 (10 double rounds in the loop), requests of one set or more (three
+//!   when sealing, whose first and last sets are not stitched), and a
 //!   CPU with BMI2 as well (`mulx`; [`Bmi2`], held by the `Avx2` that `detect` made);
 //!   elsewhere the default pieces. `asm!` of x86_64 with 13 general-purpose registers, all
 //!   that LLVM lends (the loop count is in the scratch memory).
@@ -109,9 +110,12 @@ impl Avx2 {
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
+        // Sealing, the first set runs alone and the last set's MAC after the loop: from 3
+        // sets on (DECISIONS.md).
+        let sets = if direction == AeadDirection::Seal { 3 } else { 1 };
         if let Some(bmi2) = self.bmi2
             && R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS
-            && buf.len() >= SET
+            && buf.len() >= sets * SET
         {
             return bmi2.xor_and_mac::<V>(self, state, acc, buf, direction);
         }
