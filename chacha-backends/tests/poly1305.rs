@@ -227,9 +227,9 @@ fn one_pass_past_the_end_touches_nothing() {
     }
 }
 
-/// The `avx2` backend's one-pass steps, stitched from 512 bytes on where the CPU has BMI2
-/// (`src/avx2/aead.rs`): every length to 1100 bytes and each side of the sets and pieces
-/// further on, at the end of the `Ietf` stream and across the `Legacy` carry (in the middle
+/// The `avx2` backend's one-pass steps, stitched where the CPU has BMI2 (`src/avx2/aead.rs`:
+/// opening from 512 bytes, sealing from 1536): every length to 1100 bytes, every third from
+/// 1536 to 1800, and each side of the sets and pieces further on, at the end of the `Ietf` stream and across the `Legacy` carry (in the middle
 /// of the third set), with `r` of every clamped bit, the accumulator's limb edges and
 /// all-ones ciphertext. On a CPU without AVX2 it says so and checks nothing
 /// (`CHACHA_EXPECT_BACKENDS`, in `tests/differential.rs`, fails where `avx2` should be).
@@ -260,7 +260,9 @@ impl WithKernel for Stitched {
     type Output = ();
     fn call<K: Kernel>(self, kernel: K) {
         let edges = [1536, 2048, 4096, 4608, 8192, 16384].into_iter().flat_map(|e| [e - 1, e, e + 1]);
-        for len in (0..=1100usize).chain(edges).chain([4096 + 512 + 100, 3 * 4096 + 7]) {
+        // Sealing is stitched from 1536 bytes: a stretch of lengths from there too.
+        let sealing = (1536..=1800).step_by(3);
+        for len in (0..=1100usize).chain(edges).chain(sealing).chain([4096 + 512 + 100, 3 * 4096 + 7]) {
             let blocks = len.div_ceil(64) as u64;
             let hs = accumulators(len as u64);
             for (i, direction) in [AeadDirection::Seal, AeadDirection::Open].into_iter().enumerate() {
