@@ -11,7 +11,8 @@
 //! `mac` times a one-shot Poly1305 of the buffer on the backend (`Poly1305::new`,
 //! `update_with`, `tag`: the report's Poly1305 rows), `seal` the AEAD's bulk step
 //! (`Kernel::xor_then_mac` of ChaCha20 on a fresh accumulator, then its tag: what
-//! `encrypt_in_place_detached` spends on the message, without the AAD and the lengths).
+//! `encrypt_in_place_detached` spends on the message, without the AAD and the lengths),
+//! `open` its twin (`Kernel::mac_then_xor`, then the tag).
 //!
 //! `fresh` times the `chacha20` front instead, as the report's fresh-instance rows do: a
 //! sample is a batch of [`FRESH_BATCH`] messages, each a new cipher (`with_backend`) and
@@ -47,7 +48,7 @@ macro_rules! timer {
                 (Kind::Fill, 8) => b.fill::<R8, $v>(&state, blocks),
                 (Kind::Fill, 12) => b.fill::<R12, $v>(&state, blocks),
                 (Kind::Fill, _) => b.fill::<R20, $v>(&state, blocks),
-                (Kind::Mac | Kind::Seal | Kind::Fresh | Kind::Warm | Kind::Rng, _) => {
+                (Kind::Mac | Kind::Seal | Kind::Open | Kind::Fresh | Kind::Warm | Kind::Rng, _) => {
                     unreachable!("timed by aead_timer, fresh_timer, warm_timer, rng_timer")
                 }
             }
@@ -59,7 +60,7 @@ macro_rules! timer {
     };
 }
 
-/// One Poly1305 (`mac`) or AEAD bulk step (`seal`) of one tree: TSC ticks.
+/// One Poly1305 (`mac`) or AEAD bulk step (`seal`, `open`) of one tree: TSC ticks.
 macro_rules! aead_timer {
     ($name:ident, $krate:ident) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8]) -> Option<u64> {
@@ -76,7 +77,11 @@ macro_rules! aead_timer {
                 tag = mac.tag();
             } else {
                 let mut acc = Accumulator::new(black_box(&[7; 16]));
-                b.xor_then_mac::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
+                if op.kind == Kind::Open {
+                    b.mac_then_xor::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
+                } else {
+                    b.xor_then_mac::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
+                }
                 tag = acc.tag(&tag);
             }
             // SAFETY: as above.
@@ -211,7 +216,7 @@ fn time_rng_base(_: &str, _: u32, _: &mut [u8]) -> Option<u64> {
 aead_timer!(time_aead_base, base_backends);
 #[cfg(not(feature = "base-aead"))]
 fn time_aead_base(_: &str, _: Op, _: &mut [u8]) -> Option<u64> {
-    missing_in_base("Poly1305 (the mac and seal operations)")
+    missing_in_base("Poly1305 (the mac, seal and open operations)")
 }
 
 #[cfg(not(all(feature = "base-rng", feature = "base-aead")))]
@@ -225,7 +230,7 @@ fn time_base(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> 
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_base(backend, rounds, buf),
         Op { kind: Kind::Warm, rounds, legacy } => time_warm_base(backend, rounds, legacy, buf),
         Op { kind: Kind::Rng, rounds, .. } => time_rng_base(backend, rounds, buf),
-        Op { kind: Kind::Mac | Kind::Seal, .. } => time_aead_base(backend, op, buf),
+        Op { kind: Kind::Mac | Kind::Seal | Kind::Open, .. } => time_aead_base(backend, op, buf),
         Op { legacy: false, .. } => time_ietf_base(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_base(backend, op, buf, blocks),
     }
@@ -236,7 +241,7 @@ fn time_work(backend: &str, op: Op, buf: &mut [u8], blocks: &mut [[u8; 64]]) -> 
         Op { kind: Kind::Fresh, rounds, .. } => time_fresh_work(backend, rounds, buf),
         Op { kind: Kind::Warm, rounds, legacy } => time_warm_work(backend, rounds, legacy, buf),
         Op { kind: Kind::Rng, rounds, .. } => time_rng_work(backend, rounds, buf),
-        Op { kind: Kind::Mac | Kind::Seal, .. } => time_aead_work(backend, op, buf),
+        Op { kind: Kind::Mac | Kind::Seal | Kind::Open, .. } => time_aead_work(backend, op, buf),
         Op { legacy: false, .. } => time_ietf_work(backend, op, buf, blocks),
         Op { legacy: true, .. } => time_legacy_work(backend, op, buf, blocks),
     }
@@ -262,6 +267,8 @@ enum Kind {
     Mac,
     /// ChaCha20-Poly1305's bulk step (`xor_then_mac`) over the whole buffer, and the tag.
     Seal,
+    /// Its opening twin (`mac_then_xor`), and the tag.
+    Open,
     /// A batch of fresh `chacha20` ciphers, each applied to the whole buffer.
     Fresh,
     /// One `chacha20` cipher applied to the whole buffer, a batch of times.
@@ -274,7 +281,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [backend, op, sizes, rounds, samples] = &args[..] else {
         eprintln!(
-            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|mac|seal|fresh|warm|warm-xchacha|rng SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
+            "usage: ab BACKEND xor|fill|xor-legacy|fill-legacy|mac|seal|open|fresh|warm|warm-xchacha|rng SIZES ROUNDS SAMPLES (see benches/scripts/ab.sh)"
         );
         return ExitCode::from(2);
     };
@@ -291,9 +298,10 @@ fn main() -> ExitCode {
         "rng" => (Kind::Rng, false),
         "mac" => (Kind::Mac, false),
         "seal" => (Kind::Seal, false),
+        "open" => (Kind::Open, false),
         _ => {
             eprintln!(
-                "ab: the operation is xor, fill, xor-legacy, fill-legacy, mac, seal, fresh, warm, warm-xchacha or rng, not {op}"
+                "ab: the operation is xor, fill, xor-legacy, fill-legacy, mac, seal, open, fresh, warm, warm-xchacha or rng, not {op}"
             );
             return ExitCode::from(2);
         }
@@ -335,6 +343,7 @@ fn main() -> ExitCode {
                 (Kind::Fill, true) => "fill-legacy",
                 (Kind::Mac, _) => "mac  ",
                 (Kind::Seal, _) => "seal ",
+                (Kind::Open, _) => "open ",
                 (Kind::Fresh, _) => "fresh",
                 (Kind::Warm, false) => "warm ",
                 (Kind::Warm, true) => "warm-xchacha",

@@ -10,7 +10,7 @@
 #            fill-legacy (the same on a Legacy state: the RNGs', XChaCha's and
 #            ChaCha20Legacy's calls), mac (a one-shot Poly1305 on the
 #            backend), seal (ChaCha20-Poly1305's bulk step, xor_then_mac,
-#            and the tag), fresh (batches of 100 fresh
+#            and the tag), open (its twin, mac_then_xor), fresh (batches of 100 fresh
 #            chacha20 ciphers, with_backend + apply_keystream: the report's
 #            fresh-instance rows), warm (100 apply_keystream calls on one
 #            chacha20 cipher: short calls are served from its batches),

@@ -46,6 +46,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+#[cfg(target_arch = "x86_64")]
+use chacha_core::AeadDirection;
 use chacha_core::{
     Block, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
@@ -69,23 +71,43 @@ macro_rules! rotl256 {
     }};
 }
 
+// First, so that its macros are `aead.rs`'s too.
+#[macro_use]
+mod sliced8;
+
+#[cfg(target_arch = "x86_64")]
+mod aead;
 mod poly1305;
 mod rows;
-mod sliced8;
 
 use rows::{hchacha_avx2, rows1, rows2, rows4, rows6, xor_avx2_one_block};
 use sliced8::{column_chain8, sliced8, sliced8_from_head, sliced8_whole};
 
 cpufeatures::new!(cpuid_avx2, "avx2");
 
-/// Proof that this CPU has AVX2; only [`Avx2::detect`] creates one.
+/// Proof that this CPU has AVX2; only [`Avx2::detect`] creates one. On x86_64 it also
+/// says whether the CPU has BMI2, which the AEAD's stitched step needs (`avx2/aead.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Avx2(());
+pub struct Avx2 {
+    #[cfg(target_arch = "x86_64")]
+    bmi2: Option<aead::Bmi2>,
+    #[cfg(not(target_arch = "x86_64"))]
+    _proof: (),
+}
 
 impl Avx2 {
-    /// `Some` if this CPU (and the OS, for the `ymm` state) supports AVX2.
+    /// `Some` if this CPU (and the OS, for the `ymm` state) supports AVX2. Both probes are
+    /// cached once per process.
     pub fn detect() -> Option<Self> {
-        cpuid_avx2::get().then_some(Avx2(()))
+        if !cpuid_avx2::get() {
+            return None;
+        }
+        Some(Avx2 {
+            #[cfg(target_arch = "x86_64")]
+            bmi2: aead::Bmi2::detect(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _proof: (),
+        })
     }
 }
 
@@ -145,6 +167,31 @@ impl Kernel for Avx2 {
         let (groups, rest) = blocks.as_chunks::<4>();
         self.poly1305_groups(acc, groups);
         acc.absorb(rest);
+    }
+
+    /// Stitched from 512 bytes on where the CPU has BMI2 (`aead.rs`); the default pieces
+    /// elsewhere.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+    }
+
+    /// As [`xor_then_mac`](Kernel::xor_then_mac).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
     }
 }
 

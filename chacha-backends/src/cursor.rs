@@ -34,8 +34,9 @@ use chacha_core::{BLOCK_LEN, XorBuf};
 /// Where a request's keystream goes.
 ///
 /// Invariant (established by `Cursor::xor` and `Cursor::fill`, relied on by every
-/// window): `out` is valid for writing `len` bytes and, if `XOR`, `inp` for reading them,
-/// the two the same or not overlapping (`XorBuf` guarantees it). Raw keystream (`!XOR`)
+/// window): `out` is valid for writing `len` bytes (and for reading them: it comes from a
+/// `&mut`) and, if `XOR`, `inp` for reading them, the two the same or not overlapping
+/// (`XorBuf` guarantees it). Raw keystream (`!XOR`)
 /// has `len` a multiple of 64 and never reads `inp`.
 #[derive(Clone, Copy)]
 pub(crate) struct Cursor<'a, const XOR: bool> {
@@ -239,6 +240,18 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
     pub(crate) fn out<const W: usize>(self, at: usize) -> *mut u8 {
         assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
         self.out.wrapping_add(at)
+    }
+}
+
+/// `avx2`'s stitched AEAD: the seal absorbs its ciphertext after writing it.
+#[cfg(all(chacha_enabled = "avx2", target_arch = "x86_64"))]
+impl<const N: usize> Blocks<'_, true, N> {
+    /// Output bytes `at .. at + W`, read back after they were written: readable (the
+    /// cursor's invariant).
+    #[inline(always)]
+    pub(crate) fn written<const W: usize>(self, at: usize) -> *const u8 {
+        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+        self.out.wrapping_add(at).cast_const()
     }
 }
 

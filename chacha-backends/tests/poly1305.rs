@@ -4,11 +4,14 @@
 //! `State::xor_and_mac` (`Kernel::xor_then_mac` / `mac_then_xor`) sealing and opening every
 //! length to 300 bytes and across the 4 KiB pieces, in place and buffer to buffer, between
 //! guard bytes. Each runs on `Backend` (the run-time `match`) and on the backend's own
-//! kernel type.
+//! kernel type. `avx2`'s stitched steps get more lengths, counters and limb edges of their
+//! own (`avx2_one_pass_steps_match_reference`).
 
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{AEAD_CHUNK, AeadDirection, Ietf, Kernel, R8, R20, Rounds, State, XorBuf, reference};
+use chacha_core::{
+    AEAD_CHUNK, AeadDirection, Ietf, Kernel, Legacy, R8, R20, Rounds, State, Variant, XorBuf, reference,
+};
 use chacha_testdata::{Guarded, filler};
 
 const MIRI: bool = cfg!(miri);
@@ -42,7 +45,13 @@ fn key_halves() -> Vec<[u8; 16]> {
 fn accumulators(seed: u64) -> Vec<[u64; 3]> {
     let bytes = filler(seed, 24);
     let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
-    vec![[0, 0, 0], [u64::MAX, u64::MAX, 7], [u64::MAX - 4, u64::MAX, 3], [word(0), word(1), word(2) % 8]]
+    vec![
+        [0, 0, 0],
+        [u64::MAX, u64::MAX, 7],
+        [u64::MAX - 4, u64::MAX, 3],
+        [word(0), word(1), word(2) % 8],
+        [0, 0, 5],
+    ]
 }
 
 /// Block counts: 0 to 70 (every lane remainder of a 4-, 8- or 16-lane kernel, one or two
@@ -100,34 +109,57 @@ fn aead_lengths() -> Vec<usize> {
         .collect()
 }
 
-/// The expected seal or open of `data` from block 1 of `state`: the output, and the
-/// accumulator after `h` absorbed the ciphertext padded to 16 bytes.
-fn expected<R: Rounds>(
-    state: &State<Ietf>,
-    r: &[u8; 16],
-    h: [u64; 3],
-    data: &[u8],
+/// One request of a one-pass test: `len` bytes from block `counter`, into an accumulator
+/// of key half `r` that holds `h`. `ones`: the ciphertext is all ones (the largest block;
+/// when sealing, the message is chosen so).
+#[derive(Clone, Copy)]
+struct Case {
+    len: usize,
+    counter: u64,
     direction: AeadDirection,
-) -> (Vec<u8>, [u64; 3]) {
-    let mut ks = vec![[0u8; 64]; data.len().div_ceil(64)];
-    reference::keystream::<R, Ietf>(state, &mut ks);
-    let out: Vec<u8> = data.iter().zip(ks.as_flattened()).map(|(d, k)| d ^ k).collect();
-    let ciphertext = if direction == AeadDirection::Seal { &out } else { data };
-    let mut padded = ciphertext.to_vec();
-    padded.resize(ciphertext.len().div_ceil(16) * 16, 0);
-    let (blocks, _) = padded.as_chunks::<16>();
-    (out, reference::poly1305_blocks(r, h, blocks))
+    in_place: bool,
+    r: [u8; 16],
+    h: [u64; 3],
+    ones: bool,
 }
 
-fn check_aead<R: Rounds, K: Kernel>(kernel: K, len: usize, direction: AeadDirection, in_place: bool) {
+impl Case {
+    /// `len` bytes from block 1, the key and the accumulator from the length.
+    fn new(len: usize, direction: AeadDirection, in_place: bool) -> Self {
+        let r = filler(len as u64 + 7, 16).try_into().unwrap();
+        let h = accumulators(len as u64)[len % 4];
+        Case { len, counter: 1, direction, in_place, r, h, ones: false }
+    }
+}
+
+/// The case's seal or open from `state` against the reference: the output, the
+/// accumulator (which absorbed the ciphertext padded to 16 bytes), the position after, and
+/// the guard bytes around both buffers.
+fn check_aead<R: Rounds, V: Variant, K: Kernel>(kernel: K, case: Case) {
+    let Case { len, counter, direction, in_place, r, h, ones } = case;
     let key: [u8; 32] = filler(len as u64 + 5, 32).try_into().unwrap();
-    let mut state = State::<Ietf>::new(&key, &filler(len as u64 + 6, 12).try_into().unwrap());
-    state.seek(1).unwrap();
-    let r: [u8; 16] = filler(len as u64 + 7, 16).try_into().unwrap();
-    let h = accumulators(len as u64)[len % 4];
-    let data = filler(len as u64, len);
-    let (want_out, want_h) = expected::<R>(&state, &r, h, &data, direction);
-    let ctx = format!("{kernel:?} R{} {direction:?} {len} bytes, in place {in_place}", R::ROUNDS);
+    let mut nonce = V::Nonce::default();
+    nonce.as_mut().copy_from_slice(&filler(len as u64 + 6, V::NONCE_LEN));
+    let mut state = State::<V>::new(&key, &nonce);
+    state.seek(u128::from(counter)).unwrap();
+    let mut ks = vec![[0u8; 64]; len.div_ceil(64)];
+    reference::keystream::<R, V>(&state, &mut ks);
+    let ks = &ks.as_flattened()[..len];
+    let data: Vec<u8> = match (ones, direction) {
+        (true, AeadDirection::Seal) => ks.iter().map(|k| !k).collect(),
+        (true, AeadDirection::Open) => vec![0xff; len],
+        (false, _) => filler(len as u64, len),
+    };
+    let want_out: Vec<u8> = data.iter().zip(ks).map(|(d, k)| d ^ k).collect();
+    let mut padded = if direction == AeadDirection::Seal { want_out.clone() } else { data.clone() };
+    padded.resize(len.div_ceil(16) * 16, 0);
+    let want_h = reference::poly1305_blocks(&r, h, padded.as_chunks::<16>().0);
+    let ctx = format!(
+        "{kernel:?} R{} {:?} {direction:?} {len} bytes from block {counter}, in place {in_place}, \
+         r {r:02x?}, h {h:x?}, ones {ones}",
+        R::ROUNDS,
+        V::default()
+    );
 
     let mut acc = Accumulator::new(&r);
     acc.set_h(h);
@@ -146,8 +178,9 @@ fn check_aead<R: Rounds, K: Kernel>(kernel: K, len: usize, direction: AeadDirect
     inp.check(format_args!("{ctx}: input"));
     out.check(format_args!("{ctx}: output"));
     assert!(out.get() == want_out, "{ctx}: output");
+    assert!(acc.h()[2] < 8, "{ctx}: h[2] = {}", acc.h()[2]);
     assert_eq!(reduced(acc.h()), reduced(want_h), "{ctx}: accumulator");
-    assert_eq!(at.counter(), 1 + len.div_ceil(64) as u64, "{ctx}: position after");
+    assert_eq!(at.blocks_left(), state.blocks_left() - len.div_ceil(64) as u128, "{ctx}: position after");
 }
 
 #[derive(Clone, Copy)]
@@ -158,10 +191,10 @@ impl WithKernel for OnePass {
     fn call<K: Kernel>(self, kernel: K) {
         for len in aead_lengths() {
             for direction in [AeadDirection::Seal, AeadDirection::Open] {
-                check_aead::<R20, K>(kernel, len, direction, len % 2 == 0);
+                check_aead::<R20, Ietf, K>(kernel, Case::new(len, direction, len % 2 == 0));
                 if !MIRI {
-                    check_aead::<R20, K>(kernel, len, direction, len % 2 == 1);
-                    check_aead::<R8, K>(kernel, len, direction, true);
+                    check_aead::<R20, Ietf, K>(kernel, Case::new(len, direction, len % 2 == 1));
+                    check_aead::<R8, Ietf, K>(kernel, Case::new(len, direction, true));
                 }
             }
         }
@@ -191,5 +224,70 @@ fn one_pass_past_the_end_touches_nothing() {
         assert_eq!(buf, [0x11; 129], "{backend:?}");
         assert_eq!(acc.h(), [9, 8, 7], "{backend:?}");
         assert_eq!(state.counter(), before.counter(), "{backend:?}");
+    }
+}
+
+/// The `avx2` backend's one-pass steps, stitched where the CPU has BMI2 (`src/avx2/aead.rs`:
+/// opening from 512 bytes, sealing from 1536): every length to 1100 bytes, every third from
+/// 1536 to 1800, and each side of the sets and pieces further on, at the end of the `Ietf` stream and across the `Legacy` carry (in the middle
+/// of the third set), with `r` of every clamped bit, the accumulator's limb edges and
+/// all-ones ciphertext. On a CPU without AVX2 it says so and checks nothing
+/// (`CHACHA_EXPECT_BACKENDS`, in `tests/differential.rs`, fails where `avx2` should be).
+#[test]
+fn avx2_one_pass_steps_match_reference() {
+    if MIRI {
+        // Miri runs no `asm!`, and its `avx2` build (i686) has no stitched step: the default
+        // pieces it would run are `one_pass_seal_and_open_match_reference`'s.
+        eprintln!("SKIPPED under miri: avx2's stitched steps are x86_64 `asm!`");
+        return;
+    }
+    let Some(backend) = Backend::by_name("avx2") else {
+        eprintln!("SKIPPED: this CPU has no AVX2, so the avx2 one-pass steps were not checked");
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        eprintln!("NOTE: this CPU has no BMI2: avx2's one-pass steps run the default pieces here");
+    }
+    Stitched.call(backend);
+    backend.with_kernel(Stitched);
+}
+
+#[derive(Clone, Copy)]
+struct Stitched;
+
+impl WithKernel for Stitched {
+    type Output = ();
+    fn call<K: Kernel>(self, kernel: K) {
+        let edges = [1536, 2048, 4096, 4608, 8192, 16384].into_iter().flat_map(|e| [e - 1, e, e + 1]);
+        // Sealing is stitched from 1536 bytes: a stretch of lengths from there too.
+        let sealing = (1536..=1800).step_by(3);
+        for len in (0..=1100usize).chain(edges).chain(sealing).chain([4096 + 512 + 100, 3 * 4096 + 7]) {
+            let blocks = len.div_ceil(64) as u64;
+            let hs = accumulators(len as u64);
+            for (i, direction) in [AeadDirection::Seal, AeadDirection::Open].into_iter().enumerate() {
+                let mut case = Case::new(len, direction, len % 2 == 0);
+                case.h = hs[(len + i) % hs.len()];
+                if len % 2 == 0 {
+                    case.r = [0xff; 16];
+                }
+                case.ones = len % 5 == 0;
+                check_aead::<R20, Ietf, K>(kernel, case);
+                // Ending at the last block of the stream.
+                let end = Case {
+                    counter: (1 << 32) - blocks,
+                    in_place: !case.in_place,
+                    ones: len % 5 == 1,
+                    ..case
+                };
+                check_aead::<R20, Ietf, K>(kernel, end);
+                if len % 7 == 0 || len > 1100 {
+                    // All ones into the largest accumulator; `Legacy` across the carry.
+                    let most = Case { r: [0xff; 16], h: [u64::MAX, u64::MAX, 7], ones: true, ..case };
+                    check_aead::<R20, Ietf, K>(kernel, most);
+                    check_aead::<R20, Legacy, K>(kernel, Case { counter: (1 << 32) - 19, ..case });
+                }
+            }
+        }
     }
 }

@@ -49,20 +49,25 @@ fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
 }
 
 /// Two quarter rounds side by side in `asm!`; the `vpshufb` masks are memory operands at
-/// `{s} + 128` (rotate by 16) and `{s} + 160` (by 8).
+/// `{s} + 128` (rotate by 16) and `{s} + 160` (by 8). After `;`, eight bracketed pieces of
+/// text to put after the eight steps, one each (`aead.rs` puts a Poly1305 block step there).
 #[cfg(target_arch = "x86_64")]
 #[rustfmt::skip]
 macro_rules! qr8x2_asm {
-    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal) => {
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal $(; [])?) => {
+        qr8x2_asm!($a0, $b0, $c0, $d0, $a1, $b1, $c1, $d1; [""], [""], [""], [""], [""], [""], [""], [""])
+    };
+    ($a0:literal, $b0:literal, $c0:literal, $d0:literal, $a1:literal, $b1:literal, $c1:literal, $d1:literal;
+     [$($p0:tt)*], [$($p1:tt)*], [$($p2:tt)*], [$($p3:tt)*], [$($p4:tt)*], [$($p5:tt)*], [$($p6:tt)*], [$($p7:tt)*]) => {
         concat!(
-            qr8x2_asm!(@add_xor $a0, $b0, $d0, $a1, $b1, $d1),
-            qr8x2_asm!(@rotate_by_mask $d0, $d1, 128),
-            qr8x2_asm!(@add_xor $c0, $d0, $b0, $c1, $d1, $b1),
-            qr8x2_asm!(@rotate_by_shifts $b0, $b1, 12, 20),
-            qr8x2_asm!(@add_xor $a0, $b0, $d0, $a1, $b1, $d1),
-            qr8x2_asm!(@rotate_by_mask $d0, $d1, 160),
-            qr8x2_asm!(@add_xor $c0, $d0, $b0, $c1, $d1, $b1),
-            qr8x2_asm!(@rotate_by_shifts $b0, $b1, 7, 25),
+            qr8x2_asm!(@add_xor $a0, $b0, $d0, $a1, $b1, $d1), $($p0)*,
+            qr8x2_asm!(@rotate_by_mask $d0, $d1, 128), $($p1)*,
+            qr8x2_asm!(@add_xor $c0, $d0, $b0, $c1, $d1, $b1), $($p2)*,
+            qr8x2_asm!(@rotate_by_shifts $b0, $b1, 12, 20), $($p3)*,
+            qr8x2_asm!(@add_xor $a0, $b0, $d0, $a1, $b1, $d1), $($p4)*,
+            qr8x2_asm!(@rotate_by_mask $d0, $d1, 160), $($p5)*,
+            qr8x2_asm!(@add_xor $c0, $d0, $b0, $c1, $d1, $b1), $($p6)*,
+            qr8x2_asm!(@rotate_by_shifts $b0, $b1, 7, 25), $($p7)*,
         )
     };
     // `x += y; z ^= x` in both quarter rounds.
@@ -95,6 +100,30 @@ macro_rules! qr8x2_asm {
     };
 }
 
+/// One double round of [`rounds8`], on its register plan and with its `c` word swaps; each
+/// quarter-round pair is `$pair!(its registers; its slot)`: [`qr8x2_asm!`] and `[]` for the
+/// rounds alone, `aead.rs` its macro and a Poly1305 block.
+#[cfg(target_arch = "x86_64")]
+#[rustfmt::skip]
+macro_rules! double_round8_asm {
+    ($pair:ident; $s0:tt, $s1:tt, $s2:tt, $s3:tt) => {
+        concat!(
+            $pair!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13"; $s0),
+            "vmovdqa ymmword ptr [{s}], ymm8\n",
+            "vmovdqa ymmword ptr [{s} + 32], ymm9\n",
+            "vmovdqa ymm8, ymmword ptr [{s} + 64]\n",
+            "vmovdqa ymm9, ymmword ptr [{s} + 96]\n",
+            $pair!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15"; $s1),
+            $pair!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12"; $s2),
+            "vmovdqa ymmword ptr [{s} + 64], ymm8\n",
+            "vmovdqa ymmword ptr [{s} + 96], ymm9\n",
+            "vmovdqa ymm8, ymmword ptr [{s}]\n",
+            "vmovdqa ymm9, ymmword ptr [{s} + 32]\n",
+            $pair!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14"; $s3),
+        )
+    };
+}
+
 /// The rounds, on OpenSSL's register plan: words 0–7 and 12–15 in `ymm0`–`ymm7` and
 /// `ymm12`–`ymm15`, two `c` words in `ymm8`/`ymm9` and two in memory, temporaries in
 /// `ymm10`/`ymm11`.
@@ -120,18 +149,7 @@ fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
     unsafe {
         core::arch::asm!(
             "2:",
-            qr8x2_asm!("ymm0", "ymm4", "ymm8", "ymm12", "ymm1", "ymm5", "ymm9", "ymm13"),
-            "vmovdqa ymmword ptr [{s}], ymm8",
-            "vmovdqa ymmword ptr [{s} + 32], ymm9",
-            "vmovdqa ymm8, ymmword ptr [{s} + 64]",
-            "vmovdqa ymm9, ymmword ptr [{s} + 96]",
-            qr8x2_asm!("ymm2", "ymm6", "ymm8", "ymm14", "ymm3", "ymm7", "ymm9", "ymm15"),
-            qr8x2_asm!("ymm0", "ymm5", "ymm8", "ymm15", "ymm1", "ymm6", "ymm9", "ymm12"),
-            "vmovdqa ymmword ptr [{s} + 64], ymm8",
-            "vmovdqa ymmword ptr [{s} + 96], ymm9",
-            "vmovdqa ymm8, ymmword ptr [{s}]",
-            "vmovdqa ymm9, ymmword ptr [{s} + 32]",
-            qr8x2_asm!("ymm2", "ymm7", "ymm8", "ymm13", "ymm3", "ymm4", "ymm9", "ymm14"),
+            double_round8_asm!(qr8x2_asm; [], [], [], []),
             "dec {n}",
             "jnz 2b",
             s = in(reg) &mut s,
@@ -150,7 +168,7 @@ fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
 /// The input words of 8 consecutive blocks, word-sliced.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
+pub(super) fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
     let mut x = [_mm256_setzero_si256(); 16];
     for i in 0..16 {
         x[i] = _mm256_set1_epi32(w[i] as i32);
@@ -330,7 +348,7 @@ fn first_diagonal8(x: &mut [__m256i; 16], m: Masks) {
 /// ```
 #[target_feature(enable = "avx2")]
 #[inline]
-fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
+pub(super) fn transpose4(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m256i; 4] {
     let ab_lo = _mm256_unpacklo_epi32(a, b);
     let ab_hi = _mm256_unpackhi_epi32(a, b);
     let cd_lo = _mm256_unpacklo_epi32(c, d);
