@@ -312,6 +312,9 @@ impl<R: Rounds, V: NonceSize, K: Kernel> IvSizeUser for ChaCha<R, V, K> {
 /// For [`Backend`] ([`Backend::detect`]) and every kernel whose value needs no CPU check
 /// (the portable `Soft`, kernels of your own).
 impl<R: Rounds, V: NonceSize, K: Kernel + Default> KeyIvInit for ChaCha<R, V, K> {
+    /// Inlined, as [`with_backend`](ChaCha::with_backend) is: out of line, the cipher came
+    /// back through memory and its first call read the state stalled on those stores.
+    #[inline]
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let mut nonce = V::Nonce::default();
         nonce.as_mut().copy_from_slice(iv);

@@ -188,6 +188,8 @@ impl<R: Rounds, K: Kernel> IvSizeUser for XChaCha<R, K> {
 }
 
 impl<R: Rounds, K: Kernel + Default> KeyIvInit for XChaCha<R, K> {
+    /// Inlined, as `ChaCha`'s `new` is (see there).
+    #[inline]
     fn new(key: &Key, iv: &XNonce) -> Self {
         Self::with_kernel(key.as_ref(), iv.as_ref(), K::default())
     }
