@@ -37,6 +37,15 @@ fn oracles() -> Vec<MacImplementation> {
     found
 }
 
+/// The oracles (`None` when none loads), every backend, and a generator seeded with `seed`.
+fn setup(seed: u64) -> Option<(Vec<MacImplementation>, Vec<Backend>, ChaCha8Rng)> {
+    let oracles = oracles();
+    if oracles.is_empty() {
+        return None;
+    }
+    Some((oracles, Backend::available().collect(), ChaCha8Rng::seed_from_u64(seed)))
+}
+
 fn random_bytes(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
     let mut v = vec![0u8; len];
     rng.fill_bytes(&mut v);
@@ -53,12 +62,7 @@ fn lengths(rng: &mut ChaCha8Rng) -> Vec<usize> {
 
 #[test]
 fn compute_unpadded_gives_the_oracles_tags() {
-    let mut oracles = oracles();
-    if oracles.is_empty() {
-        return;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(48);
-    let backends: Vec<Backend> = Backend::available().collect();
+    let Some((mut oracles, backends, mut rng)) = setup(48) else { return };
     for (i, len) in lengths(&mut rng).into_iter().enumerate() {
         let key: [u8; 32] =
             if i % 7 == 0 { [0xff; 32] } else { random_bytes(&mut rng, 32).try_into().unwrap() };
@@ -84,12 +88,7 @@ fn compute_unpadded_gives_the_oracles_tags() {
 
 #[test]
 fn update_padded_gives_the_oracles_tag_of_the_padded_pieces() {
-    let mut oracles = oracles();
-    if oracles.is_empty() {
-        return;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(4848);
-    let backends: Vec<Backend> = Backend::available().collect();
+    let Some((mut oracles, backends, mut rng)) = setup(4848) else { return };
     for _ in 0..300 {
         let key: [u8; 32] = random_bytes(&mut rng, 32).try_into().unwrap();
         let pieces: Vec<Vec<u8>> = (0..rng.next_u32() % 5)
