@@ -68,7 +68,7 @@
 //! | | published 0.9.1 | here |
 //! |---|---|---|
 //! | backends | AVX2 (x86), portable elsewhere | AVX-512 IFMA, AVX2, NEON, portable |
-//! | `update_with_backend`'s parallel blocks | 4 | 32 (where the SIMD kernels start) |
+//! | `update_with_backend`'s parallel blocks | 4 (AVX2), 1 (portable) | 32 (where the SIMD kernels start) |
 //! | [`Poly1305::with_backend`], [`Poly1305::backend`], [`Backend`] | — | added |
 //! | `fuzz_avx2` | only in its own test and fuzzing builds | — |
 #![no_std]
