@@ -6,6 +6,8 @@
 # stitched AEAD, for what the models are and are not.
 #
 # usage: mca-neon-aead.sh [CPU...]     (default: neoverse-n1 apple-m1; any -mcpu of llvm-mca)
+#        MCA_KEEP=DIR mca-neon-aead.sh   also leaves the two inputs, DIR/ours.s and DIR/ring.s,
+#                                        for llvm-mca's other views (-bottleneck-analysis, ...)
 #
 # Needs the aarch64 target (rustup), Debian's gcc-aarch64-linux-gnu (linker, objdump),
 # llvm (llvm-mca) and ring 0.17.14 in the cargo registry (a dev-dependency of chacha-bench:
@@ -47,7 +49,7 @@ read -r loop_end loop_start < <(grep -P '\tb\.ne\t' "$work/sets.dis" |
   awk -F'\t' '{ sub(/:$/, "", $1); gsub(/ /, "", $1); split($3, t, " "); print $1, t[1] }' |
   while read -r from to; do
     [ $((16#$from)) -gt $((16#$to)) ] || continue
-    if sed -n "$(line_of "$to"),$(line_of "$from")p" "$work/sets.dis" | grep -q umulh; then
+    if sed -n "$(line_of "$to"),$(line_of "$from")p" "$work/sets.dis" | grep umulh >/dev/null; then
       echo "$from $to"
       break
     fi
@@ -91,3 +93,7 @@ for cpu in "${cpus[@]}"; do
   done
 done
 echo "(ours: one 512-byte set; ring: one 320-byte iteration, scaled)"
+if [ -n "${MCA_KEEP:-}" ]; then
+  mkdir -p "$MCA_KEEP"
+  cp "$work/ours.s" "$work/ring.s" "$MCA_KEEP/"
+fi

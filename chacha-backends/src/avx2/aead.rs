@@ -75,14 +75,17 @@ impl Avx2 {
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
+        // `stitched::aead` runs `sets` only when told it can (`self.bmi2` is `Some`); the
+        // closure holds its own proof all the same.
         let sets = |acc: &mut Accumulator, sets: XorBuf<'_, '_>| {
+            let Some(_bmi2) = self.bmi2 else { unreachable!("the stitched step without BMI2") };
             let (inp, out, len) = Cursor::xor(sets).into_parts();
             if direction == AeadDirection::Seal {
                 // SAFETY: as below.
                 unsafe { sets_avx2::<V, true>(state, acc, inp, out, len) }
             } else {
-                // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
-                // Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
+                // SAFETY: a Bmi2 (above) exists only if detect() saw BMI2, and it is held only
+                // by an Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
                 unsafe { sets_avx2::<V, false>(state, acc, inp, out, len) }
             }
         };

@@ -115,20 +115,22 @@ fn sets_neon<V: Variant, const SEAL: bool>(state: &State<V>, acc: &mut Accumulat
 }
 
 /// Parts 0 and 2 of a round on 8 quarter rounds `[a, b, c, d]` (register names):
-/// `a += b; d ^= a; d <<<= 16` (`rev32`, in place) or `<<<= 8` (`ushr` into `d` from the
-/// XOR in `v31`, then `sli`).
+/// `a += b; d ^= a; d <<<= 16` (`rev32`, in place; the 8 `eor`s before the 8 `rev32`s, for
+/// cores that issue in order) or `<<<= 8` (`ushr` into `d` from the XOR in `v31`, then
+/// `sli`).
 #[rustfmt::skip]
 macro_rules! part_ad {
+    (16; $([$a:literal, $b:literal, $c:tt, $d:literal]),+) => {
+        concat!(
+            $("add ", $a, ".4s, ", $a, ".4s, ", $b, ".4s\n",)+
+            $("eor ", $d, ".16b, ", $d, ".16b, ", $a, ".16b\n",)+
+            $("rev32 ", $d, ".8h, ", $d, ".8h\n",)+
+        )
+    };
     ($rot:tt; $([$a:literal, $b:literal, $c:tt, $d:literal]),+) => {
         concat!(
             $("add ", $a, ".4s, ", $a, ".4s, ", $b, ".4s\n",)+
             $(part_ad!(@rot $rot, $a, $d),)+
-        )
-    };
-    (@rot 16, $a:literal, $d:literal) => {
-        concat!(
-            "eor ", $d, ".16b, ", $d, ".16b, ", $a, ".16b\n",
-            "rev32 ", $d, ".8h, ", $d, ".8h\n",
         )
     };
     (@rot 8, $a:literal, $d:literal) => {
