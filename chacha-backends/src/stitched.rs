@@ -1,7 +1,7 @@
 //! What the stitched AEAD steps (`avx2/aead.rs` on x86_64, `neon/aead.rs`) share: the
 //! split of a request into whole sets of 8 blocks for the module's stitched loop and the
-//! rest for the default way ([`aead`]), and, in radix 2^64 (the [`Accumulator`]'s limbs),
-//! the once-a-set join of their two Horner chains, `h · r^16 + second` ([`mul_add`]), and
+//! rest for the default way (`aead`), and, in radix 2^64 (the `Accumulator`'s limbs),
+//! the once-a-set join of their two Horner chains, `h · r^16 + second` (`mul_add`), and
 //! `r^16`. Plain Rust on `u128` products, outside the loops that interleave the block steps
 //! with the rounds.
 

@@ -23,7 +23,7 @@
 //!   before the set's stores); sealing the set before's (its output), so the first set runs
 //!   `sliced` alone and the last set's ciphertext goes to `Neon::poly1305_blocks` after the
 //!   loop, with the rest of the message's (`stitched::aead`, shared with `avx2`).
-//! - **The Poly1305 step** ([`block_step!`]): radix 2^64 (the `Accumulator`'s limbs), 30
+//! - **The Poly1305 step** (`block_step!`): radix 2^64 (the `Accumulator`'s limbs), 30
 //!   instructions: `ldp` of the block, `h + m` with its pad bit, `h · r` in four limbs (six
 //!   `mul`, four `umulh`), then the bits from 2^130 up folded in as `4·H + H`. Each chain's
 //!   `h` stays in three registers through the loop; the carries stay inside a step (the
@@ -266,7 +266,7 @@ macro_rules! second {
     };
 }
 
-/// One double round of both sets with a piece of text (`""` or a [`block_step!`]) after
+/// One double round of both sets with a piece of text (`""` or a `block_step!`) after
 /// each of its 8 parts: the column round's 4, then the diagonal round's.
 #[rustfmt::skip]
 macro_rules! double_round_mac {
