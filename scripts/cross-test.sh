@@ -50,6 +50,14 @@ case "$target" in
     ;;
 esac
 
+# A pinned build (`RUSTFLAGS='--cfg chacha_backend="NAME"'`, CONTRIBUTING.md) has that
+# backend alone, so the suite expects it alone, and builds into a directory of its own.
+pinned=''
+if [[ ${RUSTFLAGS:-} =~ chacha_backend=\"([a-z0-9]+)\" ]]; then
+  pinned=${BASH_REMATCH[1]}
+  expect=$pinned
+fi
+
 say() { echo "cross-test $target: $*"; }
 fail() {
   echo "cross-test $target: $*" >&2
@@ -103,7 +111,7 @@ else
   # (CHACHA_EXPECT_BACKENDS) holds here too.
   export CHACHA_EXPECT_BACKENDS="${CROSS_EXPECT_BACKENDS:-${CHACHA_EXPECT_BACKENDS:-$expect}}"
 fi
-export CARGO_TARGET_DIR="$PWD/target/cross-$target"
+export CARGO_TARGET_DIR="$PWD/target/cross-$target${pinned:+-$pinned}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 say "backends expected: $CHACHA_EXPECT_BACKENDS; PROPTEST_CASES=$PROPTEST_CASES"
 

@@ -243,8 +243,9 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
     }
 }
 
-/// `avx2`'s stitched AEAD: the seal absorbs its ciphertext after writing it.
-#[cfg(all(chacha_enabled = "avx2", target_arch = "x86_64"))]
+/// The stitched AEADs (`avx2` on x86_64, `neon`): the seal absorbs its ciphertext after
+/// writing it.
+#[cfg(any(all(chacha_enabled = "avx2", target_arch = "x86_64"), chacha_enabled = "neon"))]
 impl<const N: usize> Blocks<'_, true, N> {
     /// Output bytes `at .. at + W`, read back after they were written: readable (the
     /// cursor's invariant).

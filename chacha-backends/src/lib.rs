@@ -100,6 +100,9 @@ pub mod simd128;
 pub mod soft;
 #[cfg(chacha_enabled = "sse2")]
 pub mod sse2;
+/// What the stitched AEAD steps share (`avx2` on x86_64, `neon`).
+#[cfg(any(all(chacha_enabled = "avx2", target_arch = "x86_64"), chacha_enabled = "neon"))]
+mod stitched;
 
 pub use backend::{Backend, WithKernel};
 pub use chacha_core;

@@ -31,7 +31,7 @@ use core::arch::aarch64::{
 };
 
 use chacha_core::{
-    BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf,
+    AeadDirection, BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -85,46 +85,92 @@ impl Kernel for Neon {
         self.poly1305_pairs(acc, pairs);
         acc.absorb(rest);
     }
+
+    /// Stitched from 512 bytes on (1.5 KiB sealing; `aead.rs`); the default pieces below.
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+    }
+
+    /// As [`xor_then_mac`](Kernel::xor_then_mac).
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
+    }
 }
 
-// The `CALLER`s of the kernels (see `sliced`): `xor_neon` and `fill_neon`.
+// The `CALLER`s of the kernels (see `sliced`): `xor_neon`, `fill_neon` and the AEAD's
+// first set when sealing (`aead.rs`).
 const IN_XOR: u8 = 0;
 const IN_FILL: u8 = 1;
+const IN_AEAD: u8 = 2;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [uint32x4_t; 4];
 
 // ---- The rounds, as macros (defined before their users).
 
-/// One round (four quarter rounds on the word indices `$q`) on every set of `$x`, step by
-/// step across all of them.
-macro_rules! sliced_round {
-    ($x:ident, $q:expr, $rot8:ident) => {
-        let q: [[usize; 4]; 4] = $q;
+/// Part `$part` (0–3) of one round (four quarter rounds on the word indices `$q`) on every
+/// set of `$x`: `a += b; d ^= a; d <<<= 16`, then `c += d; b ^= c; b <<<= 12`, then the
+/// same with 8 and 7. A part at a time, so that `aead.rs` can put Poly1305 steps between them.
+macro_rules! sliced_part {
+    ($x:ident, $q:expr, 0, $rot8:ident) => {
         for set in $x.iter_mut() {
-            for [a, b, _, d] in q {
+            for [a, b, _, d] in $q {
                 set[a] = vaddq_u32(set[a], set[b]);
                 set[d] = rotl16(veorq_u32(set[d], set[a]));
             }
         }
+    };
+    ($x:ident, $q:expr, 1, $rot8:ident) => {
         for set in $x.iter_mut() {
-            for [_, b, c, d] in q {
+            for [_, b, c, d] in $q {
                 set[c] = vaddq_u32(set[c], set[d]);
                 set[b] = rotl::<12, 20>(veorq_u32(set[b], set[c]));
             }
         }
+    };
+    ($x:ident, $q:expr, 2, $rot8:ident) => {
         for set in $x.iter_mut() {
-            for [a, b, _, d] in q {
+            for [a, b, _, d] in $q {
                 set[a] = vaddq_u32(set[a], set[b]);
                 set[d] = rotl8(veorq_u32(set[d], set[a]), $rot8);
             }
         }
+    };
+    ($x:ident, $q:expr, 3, $rot8:ident) => {
         for set in $x.iter_mut() {
-            for [_, b, c, d] in q {
+            for [_, b, c, d] in $q {
                 set[c] = vaddq_u32(set[c], set[d]);
                 set[b] = rotl::<7, 25>(veorq_u32(set[b], set[c]));
             }
         }
+    };
+}
+
+/// The word indices of the column round's four quarter rounds.
+const COLUMNS: [[usize; 4]; 4] = [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]];
+/// The word indices of the diagonal round's four quarter rounds.
+const DIAGONALS: [[usize; 4]; 4] = [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]];
+
+/// One round (four quarter rounds on the word indices `$q`) on every set of `$x`, step by
+/// step across all of them.
+macro_rules! sliced_round {
+    ($x:ident, $q:expr, $rot8:ident) => {
+        sliced_part!($x, $q, 0, $rot8);
+        sliced_part!($x, $q, 1, $rot8);
+        sliced_part!($x, $q, 2, $rot8);
+        sliced_part!($x, $q, 3, $rot8);
     };
 }
 
@@ -181,6 +227,9 @@ macro_rules! row_rounds {
         }
     };
 }
+
+// After the rounds' macros, which it uses.
+mod aead;
 
 // ---- Entry points: the width rules.
 
@@ -282,7 +331,20 @@ fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u
     state: &State<V>,
     counter: u64,
 ) -> [Rows; B] {
-    const { assert!(B == 4 * G) };
+    let input = sliced_words::<V, G>(state, counter);
+    let mut x = input;
+    let rot8 = rot8_table();
+    for _ in 0..R::DOUBLE_ROUNDS {
+        sliced_round!(x, COLUMNS, rot8);
+        sliced_round!(x, DIAGONALS, rot8);
+    }
+    sliced_rows::<G, B>(x, &input)
+}
+
+/// The input words of `G` word-sliced sets from block `counter` (as [`sliced`] lays them).
+#[inline]
+#[target_feature(enable = "neon")]
+fn sliced_words<V: Variant, const G: usize>(state: &State<V>, counter: u64) -> [[uint32x4_t; 16]; G] {
     let w = state.words();
     let lane = |b: u64| counter.wrapping_add(b);
     let mut x = [[vdupq_n_u32(0); 16]; G];
@@ -298,14 +360,19 @@ fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u
             set[13] = from_words(c.map(|c| (c >> 32) as u32));
         }
     }
-    let input = x;
-    let rot8 = rot8_table();
-    for _ in 0..R::DOUBLE_ROUNDS {
-        sliced_round!(x, [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]], rot8);
-        sliced_round!(x, [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]], rot8);
-    }
+    x
+}
+
+/// The rounds' words `x` plus the `input` words, in rows (`B` = 4·`G` blocks).
+#[inline]
+#[target_feature(enable = "neon")]
+fn sliced_rows<const G: usize, const B: usize>(
+    mut x: [[uint32x4_t; 16]; G],
+    input: &[[uint32x4_t; 16]; G],
+) -> [Rows; B] {
+    const { assert!(B == 4 * G) };
     let mut out = [[vdupq_n_u32(0); 4]; B];
-    for (g, (set, inp)) in x.iter_mut().zip(&input).enumerate() {
+    for (g, (set, inp)) in x.iter_mut().zip(input).enumerate() {
         for (v, &i) in set.iter_mut().zip(inp) {
             *v = vaddq_u32(*v, i);
         }

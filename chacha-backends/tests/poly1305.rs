@@ -4,8 +4,9 @@
 //! `State::xor_and_mac` (`Kernel::xor_then_mac` / `mac_then_xor`) sealing and opening every
 //! length to 300 bytes and across the 4 KiB pieces, in place and buffer to buffer, between
 //! guard bytes. Each runs on `Backend` (the run-time `match`) and on the backend's own
-//! kernel type. `avx2`'s stitched steps get more lengths, counters and limb edges of their
-//! own (`avx2_one_pass_steps_match_reference`).
+//! kernel type. The stitched steps of `avx2` and `neon` get more lengths, counters and limb
+//! edges of their own (`avx2_one_pass_steps_match_reference`,
+//! `neon_one_pass_steps_match_reference`).
 
 use chacha_backends::{Backend, WithKernel};
 use chacha_core::poly1305::Accumulator;
@@ -228,11 +229,9 @@ fn one_pass_past_the_end_touches_nothing() {
 }
 
 /// The `avx2` backend's one-pass steps, stitched where the CPU has BMI2 (`src/avx2/aead.rs`:
-/// opening from 512 bytes, sealing from 1536): every length to 1100 bytes, every third from
-/// 1536 to 1800, and each side of the sets and pieces further on, at the end of the `Ietf` stream and across the `Legacy` carry (in the middle
-/// of the third set), with `r` of every clamped bit, the accumulator's limb edges and
-/// all-ones ciphertext. On a CPU without AVX2 it says so and checks nothing
-/// (`CHACHA_EXPECT_BACKENDS`, in `tests/differential.rs`, fails where `avx2` should be).
+/// opening from 512 bytes, sealing from 1536), through [`Stitched`]. On a CPU without AVX2
+/// it says so and checks nothing (`CHACHA_EXPECT_BACKENDS`, in `tests/differential.rs`,
+/// fails where `avx2` should be).
 #[test]
 fn avx2_one_pass_steps_match_reference() {
     if MIRI {
@@ -253,13 +252,38 @@ fn avx2_one_pass_steps_match_reference() {
     backend.with_kernel(Stitched);
 }
 
+/// The `neon` backend's stitched one-pass steps (`src/neon/aead.rs`: opening from 512 bytes,
+/// sealing from 1536), through [`Stitched`]. Where `neon` is not compiled in (every target
+/// but little-endian aarch64) it says so and checks nothing; on aarch64 the backend is
+/// always available (`CHACHA_EXPECT_BACKENDS` fails if it is not).
+#[test]
+fn neon_one_pass_steps_match_reference() {
+    if MIRI {
+        eprintln!("SKIPPED under miri: neon's stitched steps are `asm!`");
+        return;
+    }
+    let Some(backend) = Backend::by_name("neon") else {
+        eprintln!("SKIPPED: no neon backend on this target, so its one-pass steps were not checked");
+        return;
+    };
+    Stitched.call(backend);
+    backend.with_kernel(Stitched);
+}
+
+/// A stitched backend's one-pass steps against the reference: every length to 1100 bytes,
+/// every third from 1536 to 1800 (sealing is stitched from 1536), and each side of every
+/// 512-byte set to 4.5 KiB and of the 4 KiB pieces further on; at the end of the `Ietf`
+/// stream and across the `Legacy` carry (in the middle of the third set), with `r` of every
+/// clamped bit, the accumulator's limb edges and all-ones ciphertext, each through both
+/// chains of a set.
 #[derive(Clone, Copy)]
 struct Stitched;
 
 impl WithKernel for Stitched {
     type Output = ();
     fn call<K: Kernel>(self, kernel: K) {
-        let edges = [1536, 2048, 4096, 4608, 8192, 16384].into_iter().flat_map(|e| [e - 1, e, e + 1]);
+        let sets = (2..=9).map(|k| 512 * k);
+        let edges = sets.chain([8192, 12288, 16384]).flat_map(|e| [e - 1, e, e + 1]);
         // Sealing is stitched from 1536 bytes: a stretch of lengths from there too.
         let sealing = (1536..=1800).step_by(3);
         for len in (0..=1100usize).chain(edges).chain(sealing).chain([4096 + 512 + 100, 3 * 4096 + 7]) {

@@ -39,14 +39,12 @@
 use core::arch::x86_64::*;
 
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{AeadDirection, BLOCK_LEN, Kernel, R20, Rounds, State, Variant, XorBuf, aead_in_pieces};
+use chacha_core::{AeadDirection, R20, Rounds, State, Variant, XorBuf};
 
 use super::sliced8::{sliced8_whole, transpose4, words8};
 use super::{Avx2, Blocks, Masks};
 use crate::cursor::Cursor;
-
-/// Bytes per set: 8 ChaCha20 blocks, 32 Poly1305 blocks.
-const SET: usize = 8 * BLOCK_LEN;
+use crate::stitched::{self, SET, mul_add, r16};
 
 cpufeatures::new!(cpuid_bmi2, "bmi2");
 
@@ -61,47 +59,14 @@ impl Bmi2 {
     pub(super) fn detect() -> Option<Self> {
         cpuid_bmi2::get().then_some(Bmi2(()))
     }
-
-    /// The stitched step over the whole sets of `buf`, then the rest the default way.
-    #[inline]
-    fn xor_and_mac<V: Variant>(
-        self,
-        kernel: Avx2,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        mut buf: XorBuf<'_, '_>,
-        direction: AeadDirection,
-    ) {
-        let bulk = buf.len() / SET * SET;
-        let seal = direction == AeadDirection::Seal;
-        let (sets, mut rest) = buf.reborrow().split_at(bulk);
-        let (inp, out, len) = Cursor::xor(sets).into_parts();
-        if seal {
-            // SAFETY: as below.
-            unsafe { sets_avx2::<V, true>(state, acc, inp, out, len) }
-        } else {
-            // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
-            // Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
-            unsafe { sets_avx2::<V, false>(state, acc, inp, out, len) }
-        }
-        if !rest.is_empty() {
-            let mut at = state.clone();
-            at.advance((bulk / BLOCK_LEN) as u64).expect("the caller checked the whole request");
-            if !seal {
-                acc.absorb_padded(kernel, rest.get_in());
-            }
-            kernel.xor::<R20, V>(&at, rest.reborrow(), &mut [0; BLOCK_LEN]);
-        }
-        if seal {
-            // The last set's ciphertext and the rest's: 32 blocks or more, the vector MAC.
-            acc.absorb_padded(kernel, &buf.get_out()[bulk - SET..]);
-        }
-    }
 }
 
 impl Avx2 {
     /// An AEAD's bulk step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]): stitched
     /// where the module header says, the default pieces elsewhere.
+    ///
+    /// [`Kernel::xor_then_mac`]: chacha_core::Kernel::xor_then_mac
+    /// [`Kernel::mac_then_xor`]: chacha_core::Kernel::mac_then_xor
     #[inline]
     pub(super) fn aead<R: Rounds, V: Variant>(
         self,
@@ -110,16 +75,21 @@ impl Avx2 {
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
-        // Sealing, the first set runs alone and the last set's MAC after the loop: from 3
-        // sets on (DECISIONS.md).
-        let sets = if direction == AeadDirection::Seal { 3 } else { 1 };
-        if let Some(bmi2) = self.bmi2
-            && R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS
-            && buf.len() >= sets * SET
-        {
-            return bmi2.xor_and_mac::<V>(self, state, acc, buf, direction);
-        }
-        aead_in_pieces::<R, V, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct));
+        // `stitched::aead` runs `sets` only when told it can (`self.bmi2` is `Some`); the
+        // closure holds its own proof all the same.
+        let sets = |acc: &mut Accumulator, sets: XorBuf<'_, '_>| {
+            let Some(_bmi2) = self.bmi2 else { unreachable!("the stitched step without BMI2") };
+            let (inp, out, len) = Cursor::xor(sets).into_parts();
+            if direction == AeadDirection::Seal {
+                // SAFETY: as below.
+                unsafe { sets_avx2::<V, true>(state, acc, inp, out, len) }
+            } else {
+                // SAFETY: a Bmi2 (above) exists only if detect() saw BMI2, and it is held only
+                // by an Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
+                unsafe { sets_avx2::<V, false>(state, acc, inp, out, len) }
+            }
+        };
+        stitched::aead::<R, V, Self>(self, self.bmi2.is_some(), state, acc, buf, direction, sets);
     }
 }
 
@@ -186,54 +156,6 @@ unsafe fn sliced8_mac<V: Variant>(
     unsafe { rounds8_mac(&mut x, m, h, &mut second, r, ciphertext) };
     *h = mul_add(*h, r16, second);
     put8_whole!(x, input, set);
-}
-
-/// `a · q + b` mod p, partly reduced (limb 2 at most 4), for `a`, `b` with limb 2 at most
-/// 5 and `q` with limb 2 at most 4: the product in five limbs (below 2^261), the bits from
-/// 2^130 up folded in as `4·H + H` (then below 2^134), and once more the bits of limb 2 from
-/// bit 2 up, times 5.
-#[inline(always)]
-fn mul_add(a: [u64; 3], q: [u64; 3], b: [u64; 3]) -> [u64; 3] {
-    // Schoolbook rows: each `t` below 2^128 (limb + limb · limb + carry); limb 5 stays 0.
-    let mut p = [0u64; 6];
-    for i in 0..3 {
-        let mut carry = 0u128;
-        for j in 0..3 {
-            let t = u128::from(p[i + j]) + u128::from(a[i]) * u128::from(q[j]) + carry;
-            p[i + j] = t as u64;
-            carry = t >> 64;
-        }
-        p[i + 3] = carry as u64;
-    }
-    // + b.
-    let mut carry = 0u128;
-    for k in 0..5 {
-        let t = u128::from(p[k]) + u128::from(if k < 3 { b[k] } else { 0 }) + carry;
-        p[k] = t as u64;
-        carry = t >> 64;
-    }
-    // 4·H = (p2 & !3, p3, p4), H = 4·H >> 2; h = the low 130 bits + 4·H + H.
-    let four = [p[2] & !3, p[3], p[4]];
-    let one = [(p[2] >> 2) | (p[3] << 62), (p[3] >> 2) | (p[4] << 62), p[4] >> 2];
-    let t = u128::from(p[0]) + u128::from(four[0]) + u128::from(one[0]);
-    let h0 = t as u64;
-    let t = u128::from(p[1]) + u128::from(four[1]) + u128::from(one[1]) + (t >> 64);
-    let h1 = t as u64;
-    let h2 = (p[2] & 3) + four[2] + one[2] + (t >> 64) as u64;
-    // h2 < 2^6: its bits from 2 up, times 5, into limb 0.
-    let t = u128::from(h0) + u128::from((h2 >> 2) * 5);
-    let t1 = u128::from(h1) + (t >> 64);
-    [t as u64, t1 as u64, (h2 & 3) + (t1 >> 64) as u64]
-}
-
-/// `r^16` mod p, partly reduced (limb 2 at most 4): four squarings.
-#[inline]
-fn r16(r: [u64; 2]) -> [u64; 3] {
-    let mut q = [r[0], r[1], 0];
-    for _ in 0..4 {
-        q = mul_add(q, q, [0; 3]);
-    }
-    q
 }
 
 /// Pieces of one Poly1305 block step, `h = (h + m + 2^128) · r` mod p partly reduced: `h`
@@ -432,7 +354,7 @@ mod tests {
     extern crate std;
 
     use super::*;
-    use chacha_core::{Ietf, reference};
+    use chacha_core::{BLOCK_LEN, Ietf, reference};
     use chacha_testdata::filler;
     use std::{vec, vec::Vec};
 
