@@ -39,6 +39,7 @@ pub use aeads::{
     aead_on_ours, aead_open_transcript, aead_transcript, seal_nonce, xseal_nonce,
 };
 pub use chacha_backends::Backend;
+pub use ffi::{SecretStreamState, Sodium, sodium};
 pub use impls::{
     Algorithm, CipherImplementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, cipher_implementations,
     ours_par_name, par_cipher_implementations, par_threads,

@@ -71,6 +71,8 @@
 #![forbid(unsafe_code)]
 
 mod construction;
+#[cfg(feature = "secretstream")]
+pub mod secretstream;
 mod stream;
 
 /// The crate README's example, compiled and run as a doc test.
