@@ -102,7 +102,14 @@ fn ours_pushes_libsodium_pulls() {
             let mut tx = Encryptor::with_backend(&key, &header, backend);
             let mut rx = lib.secretstream_init_pull(&key.0, &header.0);
             for chunk in plan(&mut choices, 24) {
-                let sealed = tx.push(&chunk.msg, &chunk.aad, chunk.tag).unwrap();
+                // Into a new buffer and in place, in turn.
+                let sealed = if chunk.msg.len() % 2 == 0 {
+                    tx.push(&chunk.msg, &chunk.aad, chunk.tag).unwrap()
+                } else {
+                    let mut sealed = [&[0][..], &chunk.msg, &[0; 16]].concat();
+                    tx.push_in_place(&mut sealed, &chunk.aad, chunk.tag).unwrap();
+                    sealed
+                };
                 let mut msg = vec![0; sealed.len() - ABYTES];
                 assert_eq!(
                     lib.secretstream_pull(&mut rx, &mut msg, &sealed, &chunk.aad),
@@ -138,8 +145,13 @@ fn libsodium_pushes_ours_pulls_and_pushes_the_same_bytes() {
                     sealed,
                     "{backend:?}: the same chunk"
                 );
-                let (msg, tag) = rx.pull(&sealed, &chunk.aad).unwrap();
-                assert_eq!((msg, tag), (chunk.msg, chunk.tag), "{backend:?}");
+                if chunk.msg.len() % 2 == 0 {
+                    let (msg, tag) = rx.pull(&sealed, &chunk.aad).unwrap();
+                    assert_eq!((msg, tag), (chunk.msg, chunk.tag), "{backend:?}");
+                } else {
+                    let (msg, tag) = rx.pull_in_place(&mut sealed, &chunk.aad).unwrap();
+                    assert_eq!((&*msg, tag), (&chunk.msg[..], chunk.tag), "{backend:?}");
+                }
                 if chunk.rekey_after {
                     lib.secretstream_rekey(&mut theirs);
                     tx.rekey();
@@ -219,6 +231,14 @@ fn first_refusal(
             Err(e) => {
                 assert_eq!(&copy, chunk, "a refused chunk is left as it was");
                 assert_eq!(rx.pull(chunk, aad).map(|_| ()), Err(e), "pull refuses as pull_in_place");
+                if let Some(len) = chunk.len().checked_sub(ABYTES) {
+                    let mut out = vec![0xee; len];
+                    assert_eq!(rx.pull_to(chunk, &mut out, aad), Err(e), "pull_to refuses as pull_in_place");
+                    assert!(
+                        out.iter().all(|&b| b == 0xee || b == 0),
+                        "a refused pull_to writes no plaintext"
+                    );
+                }
                 return Some((at, e));
             }
         }
@@ -337,6 +357,15 @@ fn a_refused_chunk_leaves_the_decryptor_usable_and_final_ends_pushing() {
     tx.push(b"", b"", Tag::Final).unwrap();
     assert!(tx.is_finished());
     assert_eq!(tx.push(b"more", b"", Tag::Message), Err(Error::Finished));
+    let mut tx = Encryptor::with_backend(&key, &header, backend);
+    assert_eq!(tx.push_to(b"abc", &mut [0; 3 + ABYTES - 1], b"", Tag::Message), Err(Error::OutputLength));
+    let mut chunk = [0; 3 + ABYTES];
+    tx.push_to(b"abc", &mut chunk, b"", Tag::Message).unwrap();
+    let mut rx2 = Decryptor::with_backend(&key, &header, backend);
+    assert_eq!(rx2.pull_to(&chunk, &mut [0; 4], b""), Err(Error::OutputLength));
+    let mut msg = [0; 3];
+    assert_eq!(rx2.pull_to(&chunk, &mut msg, b""), Ok(Tag::Message));
+    assert_eq!(&msg, b"abc");
     let text = format!("{tx:?} {rx:?}");
     assert!(!text.contains(&format!("{:?}", &key.0[..4])), "{text}");
     // And libsodium refuses what ours refuses: a changed byte of a chunk of ours.

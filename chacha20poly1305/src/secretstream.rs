@@ -130,6 +130,9 @@ pub enum Error {
     /// The chunk is authentic but its tag byte is none of the four [`Tag`]s (a sender that
     /// pushes other tags than libsodium's); its plaintext is not released.
     UnknownTag(u8),
+    /// The output buffer of [`Encryptor::push_to`] or [`Decryptor::pull_to`] is not
+    /// [`ABYTES`] longer (push) or shorter (pull) than the input.
+    OutputLength,
 }
 
 impl fmt::Display for Error {
@@ -143,6 +146,9 @@ impl fmt::Display for Error {
             Error::Finished => f.write_str("secretstream already ended with its final chunk"),
             Error::Truncated => f.write_str("secretstream cut short: its final chunk never arrived"),
             Error::UnknownTag(byte) => write!(f, "secretstream chunk with unknown tag byte {byte}"),
+            Error::OutputLength => {
+                write!(f, "secretstream output buffer not {ABYTES} bytes off the input's length")
+            }
         }
     }
 }
@@ -188,61 +194,62 @@ impl Stream {
         (mac, block1)
     }
 
-    /// Seals `msg` in place as the next chunk with `tag`; the chunk's first byte and MAC.
-    fn seal(&mut self, msg: &mut [u8], aad: &[u8], tag: Tag) -> Result<(u8, [u8; TAG_LEN]), Error> {
+    /// Seals `buf` (message in, ciphertext out: in place or buffer to buffer) as the next
+    /// chunk with `tag`; the chunk's first byte and MAC.
+    fn seal(&mut self, buf: XorBuf<'_, '_>, aad: &[u8], tag: Tag) -> Result<(u8, [u8; TAG_LEN]), Error> {
         if self.finished {
             return Err(Error::Finished);
         }
-        if msg.len() as u64 > MESSAGE_MAX {
+        let len = buf.len();
+        if len as u64 > MESSAGE_MAX {
             return Err(Error::TooLong);
         }
-        let len = msg.len();
         let mut state = self.state();
         let (mut mac, mut block1) = self.start(&mut state, aad);
         block1[0] ^= tag as u8;
         let first = block1[0];
         mac.absorb_block1(&block1);
         wipe(&mut [block1]);
-        let (whole, rest) = split_blocks(msg);
+        let (whole, mut rest) = buf.split_at(len / BLOCK_LEN * BLOCK_LEN);
         state
-            .xor_and_mac::<R20, Backend>(
-                self.backend,
-                AeadDirection::Seal,
-                &mut mac.acc,
-                XorBuf::in_place(whole),
-            )
+            .xor_and_mac::<R20, Backend>(self.backend, AeadDirection::Seal, &mut mac.acc, whole)
             .expect("checked against MESSAGE_MAX");
-        xor_rest(self.backend, &mut state, rest);
-        let sum = mac.finish(rest, aad.len(), len);
+        xor_rest(self.backend, &mut state, rest.reborrow());
+        let sum = mac.finish(rest.get_out(), aad.len(), len);
         self.next(&sum, tag);
         Ok((first, sum))
     }
 
-    /// Opens `ct` in place if `first` and `sum` are the next chunk's under `aad`; its tag.
-    /// On any error `ct` holds the ciphertext again and the state is unchanged.
-    fn open(&mut self, first: u8, ct: &mut [u8], sum: &[u8; TAG_LEN], aad: &[u8]) -> Result<Tag, Error> {
+    /// Opens `buf` (ciphertext in, message out) if `first` and `sum` make it the next chunk
+    /// under `aad`; its tag. On any error the state is unchanged and the output holds no
+    /// plaintext: in place, the ciphertext again; buffer to buffer, zeros where the one pass
+    /// wrote.
+    fn open(
+        &mut self,
+        first: u8,
+        buf: XorBuf<'_, '_>,
+        sum: &[u8; TAG_LEN],
+        aad: &[u8],
+    ) -> Result<Tag, Error> {
         if self.finished {
             return Err(Error::Finished);
         }
+        let len = buf.len();
+        let in_place = buf.is_in_place();
         let mut state = self.state();
         let (mut mac, mut block1) = self.start(&mut state, aad);
         let tag_byte = first ^ block1[0];
         block1[0] = first;
         mac.absorb_block1(&block1);
         wipe(&mut [block1]);
-        let (whole, rest) = split_blocks(ct);
+        let (mut whole, rest) = buf.split_at(len / BLOCK_LEN * BLOCK_LEN);
         // One pass over the whole blocks (decrypted as they are authenticated), undone below
         // if the chunk is refused; the last partial block is decrypted only once accepted.
         let at_block_2 = state.clone();
         state
-            .xor_and_mac::<R20, Backend>(
-                self.backend,
-                AeadDirection::Open,
-                &mut mac.acc,
-                XorBuf::in_place(&mut *whole),
-            )
+            .xor_and_mac::<R20, Backend>(self.backend, AeadDirection::Open, &mut mac.acc, whole.reborrow())
             .expect("a chunk's message is below MESSAGE_MAX: its length came from a slice");
-        let computed = mac.finish(rest, aad.len(), whole.len() + rest.len());
+        let computed = mac.finish(rest.get_in(), aad.len(), len);
         let verdict = if !tags_equal(&computed, sum) {
             Err(Error::Forged)
         } else {
@@ -254,13 +261,15 @@ impl Stream {
                 self.next(&computed, tag);
                 Ok(tag)
             }
-            Err(e) => {
+            Err(e) if in_place => {
                 let mut tail = [0u8; BLOCK_LEN];
                 let mut state = at_block_2;
-                state
-                    .xor::<R20, Backend>(self.backend, XorBuf::in_place(whole), &mut tail)
-                    .expect("as above");
+                state.xor::<R20, Backend>(self.backend, whole, &mut tail).expect("as above");
                 wipe(&mut [tail]);
+                Err(e)
+            }
+            Err(e) => {
+                wipe_bytes(whole.into_out());
                 Err(e)
             }
         }
@@ -303,17 +312,11 @@ impl Drop for Stream {
     }
 }
 
-/// The message's whole ChaCha blocks (the one-pass kernels' part) and the last 0–63 bytes.
-fn split_blocks(msg: &mut [u8]) -> (&mut [u8], &mut [u8]) {
-    let whole = msg.len() / BLOCK_LEN * BLOCK_LEN;
-    msg.split_at_mut(whole)
-}
-
 /// XORs the keystream of one block at `state` into `rest` (fewer than 64 bytes).
-fn xor_rest(backend: Backend, state: &mut State<Ietf>, rest: &mut [u8]) {
+fn xor_rest(backend: Backend, state: &mut State<Ietf>, rest: XorBuf<'_, '_>) {
     if !rest.is_empty() {
         let mut tail = [0u8; BLOCK_LEN];
-        state.xor::<R20, Backend>(backend, XorBuf::in_place(rest), &mut tail).expect("checked");
+        state.xor::<R20, Backend>(backend, rest, &mut tail).expect("checked");
         wipe(&mut [tail]);
     }
 }
@@ -466,7 +469,27 @@ impl Encryptor {
         let len = chunk.len().checked_sub(ABYTES).ok_or(Error::TooShort)?;
         let (first, rest) = chunk.split_first_mut().expect("at least ABYTES");
         let (msg, sum_out) = rest.split_at_mut(len);
-        let (byte, sum) = self.stream.seal(msg, aad, tag)?;
+        let (byte, sum) = self.stream.seal(XorBuf::in_place(msg), aad, tag)?;
+        *first = byte;
+        sum_out.copy_from_slice(&sum);
+        Ok(())
+    }
+
+    /// Writes the next chunk to `chunk`: `msg` encrypted with `aad` authenticated and
+    /// `tag`, as libsodium's `push` (`chunk.len()` must be `msg.len() + ABYTES`).
+    ///
+    /// # Errors
+    /// [`Error::OutputLength`] for a `chunk` of another length, [`Error::TooLong`] past
+    /// [`MESSAGE_MAX`], [`Error::Finished`] after a [`Tag::Final`] chunk; `chunk` and the
+    /// state are then untouched.
+    pub fn push_to(&mut self, msg: &[u8], chunk: &mut [u8], aad: &[u8], tag: Tag) -> Result<(), Error> {
+        if chunk.len() != msg.len() + ABYTES {
+            return Err(Error::OutputLength);
+        }
+        let (first, rest) = chunk.split_first_mut().expect("at least ABYTES");
+        let (ct, sum_out) = rest.split_at_mut(msg.len());
+        let buf = XorBuf::new(msg, ct).expect("the same length");
+        let (byte, sum) = self.stream.seal(buf, aad, tag)?;
         *first = byte;
         sum_out.copy_from_slice(&sum);
         Ok(())
@@ -480,11 +503,8 @@ impl Encryptor {
     /// chunk.
     #[cfg(feature = "alloc")]
     pub fn push(&mut self, msg: &[u8], aad: &[u8], tag: Tag) -> Result<Vec<u8>, Error> {
-        let mut chunk = Vec::with_capacity(msg.len() + ABYTES);
-        chunk.push(0);
-        chunk.extend_from_slice(msg);
-        chunk.extend_from_slice(&[0; TAG_LEN]);
-        self.push_in_place(&mut chunk, aad, tag)?;
+        let mut chunk = alloc::vec![0; msg.len() + ABYTES];
+        self.push_to(msg, &mut chunk, aad, tag)?;
         Ok(chunk)
     }
 
@@ -544,24 +564,37 @@ impl Decryptor {
         let (&mut first, rest) = chunk.split_first_mut().expect("at least ABYTES");
         let (ct, sum) = rest.split_at_mut(len);
         let sum: &[u8; TAG_LEN] = (&*sum).try_into().expect("TAG_LEN bytes");
-        let tag = self.stream.open(first, ct, sum, aad)?;
+        let tag = self.stream.open(first, XorBuf::in_place(&mut *ct), sum, aad)?;
         Ok((ct, tag))
+    }
+
+    /// Opens the next chunk into `msg` (`chunk.len() − ABYTES` bytes), if it is authentic,
+    /// as libsodium's `pull`: its tag.
+    ///
+    /// # Errors
+    /// As [`pull_in_place`](Self::pull_in_place), and [`Error::OutputLength`] for a `msg`
+    /// of another length. On every error the decryptor is as it was and `msg` holds no
+    /// plaintext (zeros where the one pass wrote).
+    pub fn pull_to(&mut self, chunk: &[u8], msg: &mut [u8], aad: &[u8]) -> Result<Tag, Error> {
+        let len = chunk.len().checked_sub(ABYTES).ok_or(Error::TooShort)?;
+        if msg.len() != len {
+            return Err(Error::OutputLength);
+        }
+        let sum: &[u8; TAG_LEN] = chunk[1 + len..].try_into().expect("TAG_LEN bytes");
+        let buf = XorBuf::new(&chunk[1..1 + len], msg).expect("the same length");
+        self.stream.open(chunk[0], buf, sum, aad)
     }
 
     /// Opens the next chunk, if it is authentic: its message and tag.
     ///
     /// # Errors
-    /// As [`pull_in_place`](Self::pull_in_place); nothing is allocated for a chunk refused
-    /// before its MAC is computed, and a refused chunk's buffer holds only its ciphertext.
+    /// As [`pull_in_place`](Self::pull_in_place); a refused chunk's plaintext is never
+    /// returned.
     #[cfg(feature = "alloc")]
     pub fn pull(&mut self, chunk: &[u8], aad: &[u8]) -> Result<(Vec<u8>, Tag), Error> {
         let len = chunk.len().checked_sub(ABYTES).ok_or(Error::TooShort)?;
-        if self.stream.finished {
-            return Err(Error::Finished);
-        }
-        let mut msg = chunk[1..1 + len].to_vec();
-        let sum: &[u8; TAG_LEN] = chunk[1 + len..].try_into().expect("TAG_LEN bytes");
-        let tag = self.stream.open(chunk[0], &mut msg, sum, aad)?;
+        let mut msg = alloc::vec![0; len];
+        let tag = self.pull_to(chunk, &mut msg, aad)?;
         Ok((msg, tag))
     }
 
