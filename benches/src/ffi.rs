@@ -857,6 +857,38 @@ impl Sodium {
         assert!(rc == 0 && len as usize == chunk.len(), "crypto_secretstream_xchacha20poly1305_push");
     }
 
+    /// `crypto_secretstream_xchacha20poly1305_push` in place: `chunk` holds the message at
+    /// `chunk[1..len − 16]` and becomes the chunk.
+    pub fn secretstream_push_in_place(
+        &self,
+        state: &mut SecretStreamState,
+        chunk: &mut [u8],
+        aad: &[u8],
+        tag: u8,
+    ) {
+        let mlen = chunk.len().checked_sub(17).expect("a chunk is the message and 17 bytes");
+        let c = chunk.as_mut_ptr();
+        let mut len: c_ulonglong = 0;
+        // SAFETY: `c` points to `mlen + 17` writable bytes. libsodium writes the tag byte to
+        // c[0] first, then encrypts m = c + 1 into c + 1 (its ChaCha20 allows c == m),
+        // authenticates that ciphertext and writes the MAC after it: the message is read
+        // only where it is then overwritten by its own ciphertext. `aad` has `aad.len()`
+        // readable bytes; `len` is a valid integer to write to.
+        let rc = unsafe {
+            (self.stream_push)(
+                state,
+                c,
+                &mut len,
+                c.wrapping_add(1),
+                mlen as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                tag,
+            )
+        };
+        assert!(rc == 0 && len as usize == chunk.len(), "crypto_secretstream_xchacha20poly1305_push");
+    }
+
     /// `crypto_secretstream_xchacha20poly1305_pull` of `chunk` into `msg` (`chunk.len() −
     /// 17` bytes): the tag, or `None` if libsodium refused the chunk.
     pub fn secretstream_pull(
