@@ -23,7 +23,7 @@
 //!
 //! ## What it guarantees
 //! Each chunk's MAC covers the chunk, its tag, its associated data and (through the state
-//! it leaves behind) every chunk before it. So [`Decryptor::pull`] refuses a chunk that was
+//! it leaves behind) every chunk before it. So [`Decryptor`]'s pulls refuse a chunk that was
 //! changed, reordered, replayed, dropped or taken from another stream ([`Error::Forged`])
 //! and releases no plaintext of it. That a stream was *cut short* only shows at its end:
 //! push the last chunk with [`Tag::Final`] and, when the input ends, call
@@ -31,7 +31,7 @@
 //!
 //! ## The construction (libsodium's `secretstream_xchacha20poly1305.c`)
 //! - **State**: a 32-byte key `k` and a 12-byte ChaCha20 nonce, a 32-bit little-endian
-//!   counter `i` followed by 8 bytes `n`. [`Encryptor::new`] draws a 24-byte [`Header`]:
+//!   counter `i` followed by 8 bytes `n`. `Encryptor::new` draws a 24-byte [`Header`]:
 //!   `k = HChaCha20(key, header[..16])`, `n = header[16..]`, `i = 1`.
 //! - **A chunk** of an `m`-byte message is `1 + m + 16` bytes ([`ABYTES`] = 17 of overhead):
 //!   ChaCha20 (RFC 8439 layout) under `k` and `i ‖ n` gives block 0, the one-time Poly1305
@@ -409,7 +409,8 @@ fn wipe_bytes(bytes: &mut [u8]) {
 
 /// The sending end of a stream (libsodium's `init_push` and `push`).
 ///
-/// Each [`push`](Self::push) makes the next chunk; send the [`Header`] first. The state
+/// Each push ([`push_in_place`](Self::push_in_place), [`push_to`](Self::push_to), `push`
+/// with `alloc`) makes the next chunk; send the [`Header`] first. The state
 /// (key, nonce) is wiped on drop, and `Debug` shows none of it.
 pub struct Encryptor {
     stream: Stream,
@@ -431,7 +432,7 @@ impl Encryptor {
     /// A stream under `key` that starts with `header`, on [`Backend::detect`]'s backend.
     ///
     /// The header must be random and never used again with this key (two streams with one
-    /// key and header have the same keystream): [`Encryptor::new`] draws one. Taking it
+    /// key and header have the same keystream): `Encryptor::new` (feature `getrandom`) draws one. Taking it
     /// from the caller serves a caller with its own generator, and tests.
     pub fn from_header(key: &Key, header: &Header) -> Self {
         Self::with_backend(key, header, Backend::detect())
@@ -527,7 +528,8 @@ impl Encryptor {
 
 /// The receiving end of a stream (libsodium's `init_pull` and `pull`).
 ///
-/// Each [`pull`](Self::pull) opens the next chunk or refuses it; [`finish`](Self::finish)
+/// Each pull ([`pull_in_place`](Self::pull_in_place), [`pull_to`](Self::pull_to), `pull` with
+/// `alloc`) opens the next chunk or refuses it; [`finish`](Self::finish)
 /// at the end of the input says whether the stream was complete. The state is wiped on
 /// drop, and `Debug` shows none of it.
 pub struct Decryptor {
