@@ -119,7 +119,8 @@ pub enum Error {
     Forged,
     /// The chunk is shorter than [`ABYTES`], so it cannot be one.
     TooShort,
-    /// The message is longer than [`MESSAGE_MAX`].
+    /// The message is longer than [`MESSAGE_MAX`] (when pulling: the chunk is longer than
+    /// any chunk can be).
     TooLong,
     /// The stream already ended with a [`Tag::Final`] chunk: nothing more is pushed or
     /// pulled.
@@ -216,6 +217,7 @@ impl Stream {
             .expect("checked against MESSAGE_MAX");
         xor_rest(self.backend, &mut state, rest.reborrow());
         let sum = mac.finish(rest.get_out(), aad.len(), len);
+        wipe_state(&mut state);
         self.next(&sum, tag);
         Ok((first, sum))
     }
@@ -235,6 +237,9 @@ impl Stream {
             return Err(Error::Finished);
         }
         let len = buf.len();
+        if len as u64 > MESSAGE_MAX {
+            return Err(Error::TooLong);
+        }
         let in_place = buf.is_in_place();
         let mut state = self.state();
         let (mut mac, mut block1) = self.start(&mut state, aad);
@@ -245,17 +250,17 @@ impl Stream {
         let (mut whole, rest) = buf.split_at(len / BLOCK_LEN * BLOCK_LEN);
         // One pass over the whole blocks (decrypted as they are authenticated), undone below
         // if the chunk is refused; the last partial block is decrypted only once accepted.
-        let at_block_2 = state.clone();
+        let mut at_block_2 = state.clone();
         state
             .xor_and_mac::<R20, Backend>(self.backend, AeadDirection::Open, &mut mac.acc, whole.reborrow())
-            .expect("a chunk's message is below MESSAGE_MAX: its length came from a slice");
+            .expect("checked against MESSAGE_MAX");
         let computed = mac.finish(rest.get_in(), aad.len(), len);
         let verdict = if !tags_equal(&computed, sum) {
             Err(Error::Forged)
         } else {
             Tag::from_byte(tag_byte).ok_or(Error::UnknownTag(tag_byte))
         };
-        match verdict {
+        let result = match verdict {
             Ok(tag) => {
                 xor_rest(self.backend, &mut state, rest);
                 self.next(&computed, tag);
@@ -263,8 +268,7 @@ impl Stream {
             }
             Err(e) if in_place => {
                 let mut tail = [0u8; BLOCK_LEN];
-                let mut state = at_block_2;
-                state.xor::<R20, Backend>(self.backend, whole, &mut tail).expect("as above");
+                at_block_2.xor::<R20, Backend>(self.backend, whole, &mut tail).expect("as above");
                 wipe(&mut [tail]);
                 Err(e)
             }
@@ -272,7 +276,10 @@ impl Stream {
                 wipe_bytes(whole.into_out());
                 Err(e)
             }
-        }
+        };
+        wipe_state(&mut state);
+        wipe_state(&mut at_block_2);
+        result
     }
 
     /// The state after a chunk with MAC `sum` and `tag`: `n ^= sum[..8]`, `i += 1`, and a
@@ -293,7 +300,9 @@ impl Stream {
     /// bytes of block 0 under the current key and nonce, then `i = 1`.
     fn rekey(&mut self) {
         let mut block0 = [[0u8; BLOCK_LEN]];
-        self.state().fill::<R20, Backend>(self.backend, &mut block0).expect("block 0 is in every stream");
+        let mut state = self.state();
+        state.fill::<R20, Backend>(self.backend, &mut block0).expect("block 0 is in every stream");
+        wipe_state(&mut state);
         for (k, ks) in self.key.iter_mut().zip(&block0[0][..32]) {
             *k ^= ks;
         }
@@ -405,6 +414,11 @@ fn wipe(blocks: &mut [Block]) {
 
 fn wipe_bytes(bytes: &mut [u8]) {
     zeroize::Zeroize::zeroize(bytes);
+}
+
+/// A ChaCha state holds the chunk's key in its words: wiped once used.
+fn wipe_state(state: &mut State<Ietf>) {
+    zeroize::Zeroize::zeroize(state);
 }
 
 /// The sending end of a stream (libsodium's `init_push` and `push`).
