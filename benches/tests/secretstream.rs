@@ -375,3 +375,24 @@ fn a_refused_chunk_leaves_the_decryptor_usable_and_final_ends_pushing() {
     assert_eq!(lib.secretstream_pull(&mut theirs, &mut msg, &forged, &chunks[0].1), None);
     assert_eq!(lib.secretstream_pull(&mut theirs, &mut msg, &chunks[0].0, &chunks[0].1), Some(0));
 }
+
+/// A chunk libsodium pushes with a tag byte that is none of the four (its `push` takes any
+/// byte): authentic, but ours refuses it as `UnknownTag` and releases nothing.
+#[test]
+fn an_unknown_tag_is_refused_without_plaintext() {
+    let Some(lib) = libsodium() else { return };
+    let key = [0x33; 32];
+    let header = [0x44; 24];
+    let mut theirs = lib.secretstream_init_pull(&key, &header);
+    let mut sealed = vec![0; 100 + ABYTES];
+    lib.secretstream_push(&mut theirs, &mut sealed, &[0x5a; 100], b"", 0x10);
+    for backend in Backend::available() {
+        let mut rx = Decryptor::with_backend(&Key::from(key), &Header::from(header), backend);
+        let mut copy = sealed.clone();
+        assert_eq!(rx.pull_in_place(&mut copy, b"").map(|_| ()), Err(Error::UnknownTag(0x10)), "{backend:?}");
+        assert_eq!(copy, sealed, "{backend:?}: the chunk is left as it was");
+        let mut out = vec![0xee; 100];
+        assert_eq!(rx.pull_to(&sealed, &mut out, b""), Err(Error::UnknownTag(0x10)));
+        assert!(out.iter().all(|&b| b == 0xee || b == 0), "{backend:?}: no plaintext");
+    }
+}
