@@ -111,7 +111,8 @@ say "backends expected: $CHACHA_EXPECT_BACKENDS; PROPTEST_CASES=$PROPTEST_CASES"
 # One build with every feature of the selected crates (the fronts' legacy, xchacha, zeroize
 # and rng; chacha-rng's serde, where byte order shows in serialized state), not two: default
 # features are a subset, and the x86_64 stages test them alone.
-packages=(-p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -p chacha-reference-kernel)
+# The poly1305 front in every build: its Poly1305 is NEON's on aarch64, and its tests are short.
+packages=(-p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -p chacha-reference-kernel -p poly1305@0.9.100)
 [ -n "$emulated" ] || packages+=(-p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -4,8 +4,8 @@
 # the dependencies' `unsafe` that our calls reach), in four builds:
 #
 #   soft     --cfg chacha_backend="soft": chacha-backends, chacha20, chacha-rng (all
-#            features) and chacha20poly1305 (its differential test, fewer lengths under
-#            miri) on the portable backend
+#            features), chacha20poly1305 and poly1305 (their differential tests, fewer
+#            lengths under miri) on the portable backend
 #   dispatch no flags: chacha-backends' differential tests through `Backend` with the
 #            backends an x86_64 build without target features has (sse2, soft)
 #   avx2     i686, -C target-feature=+avx2, pinned: the avx2 module's kernels (see below),
@@ -131,7 +131,8 @@ lane_a=$!
   build avx2 $i686 avx2 '-C target-feature=+avx2 --cfg chacha_backend="avx2"' -- \
     -p chacha-backends --test differential --test poly1305
   build soft-aead $x86_64 soft '--cfg chacha_backend="soft"' -- \
-    -p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle --all-features --lib --test differential
+    -p chacha20poly1305@0.11.100 -p chacha20poly1305-oracle -p poly1305@0.9.100 --all-features \
+    --lib --test differential
 ) &
 lane_b=$!
 status=0

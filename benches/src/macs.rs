@@ -1,8 +1,9 @@
-//! Poly1305 alone (RFC 8439 §2.5), the MAC under the AEADs: ours
-//! (`chacha_core::poly1305::Poly1305::update_with` on each backend's kernel, and on
-//! [`Backend::detect`]'s as [`OURS`]) against the published `poly1305` crate (RustCrypto,
-//! the one under the published `chacha20poly1305`), OpenSSL 3's `EVP_MAC` "POLY1305" and
-//! libsodium's `crypto_onetimeauth_poly1305`.
+//! Poly1305 alone (RFC 8439 §2.5), the MAC under the AEADs: ours (this workspace's
+//! `poly1305` front, `compute_unpadded`: through `KeyInit::new`, which runs on
+//! [`Backend::detect`]'s kernel, as [`OURS`], and on each backend with `with_backend`)
+//! against the published `poly1305` crate (RustCrypto, the one under the published
+//! `chacha20poly1305`), OpenSSL 3's `EVP_MAC` "POLY1305" and libsodium's
+//! `crypto_onetimeauth_poly1305`.
 //!
 //! Every call is a one-shot MAC of one message: the key set up (r clamped, s kept), the
 //! message absorbed, the tag produced — since a Poly1305 key is a one-time key, a new one
@@ -15,7 +16,7 @@ use core::fmt;
 use std::hint::black_box;
 
 use chacha_backends::Backend;
-use chacha_core::poly1305::Poly1305;
+use poly1305_ours::universal_hash::KeyInit;
 
 use crate::impls::{Origin, Peer};
 use crate::placed::{at_four, pad};
@@ -89,12 +90,17 @@ where
     MacImplementation { name, origin, mac: Box::new(Macer(f)) }
 }
 
-/// Ours on `backend`'s kernel; named [`OURS`] when `detect` says it is the one picked.
-fn ours(backend: Backend, name: String, origin: Origin) -> MacImplementation {
-    macer(name, origin, move |key: &[u8; 32], msg: &[u8]| {
-        let mut mac = Poly1305::new(key);
-        mac.update_with(backend, msg);
-        mac.tag()
+/// Ours as users call it: `Poly1305::new` ([`Backend::detect`]'s kernel, [`OURS`]).
+fn ours_new() -> MacImplementation {
+    macer(OURS.to_string(), Origin::OursNew, |key: &[u8; 32], msg: &[u8]| {
+        poly1305_ours::Poly1305::new(key.into()).compute_unpadded(msg).into()
+    })
+}
+
+/// Ours on `backend`'s kernel (`Poly1305::with_backend`).
+fn ours(backend: Backend) -> MacImplementation {
+    macer(backend.name().to_string(), Origin::Ours(backend), move |key: &[u8; 32], msg: &[u8]| {
+        poly1305_ours::Poly1305::with_backend(key.into(), backend).compute_unpadded(msg).into()
     })
 }
 
@@ -120,9 +126,9 @@ fn sodium_peer(peer: Peer) -> Option<MacImplementation> {
 pub fn mac_implementations(backends: &[Backend], peers: &[Peer]) -> Vec<MacImplementation> {
     let mut all = Vec::new();
     if !backends.is_empty() {
-        all.push(ours(Backend::detect(), OURS.to_string(), Origin::OursNew));
+        all.push(ours_new());
     }
-    all.extend(backends.iter().map(|&b| ours(b, b.name().to_string(), Origin::Ours(b))));
+    all.extend(backends.iter().map(|&b| ours(b)));
     all.extend(peers.iter().filter_map(|&peer| match peer {
         Peer::Poly1305 => Some(rustcrypto(peer)),
         Peer::OpenSsl => openssl_peer(peer),

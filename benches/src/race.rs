@@ -196,10 +196,11 @@ impl Workload {
     /// (the kernel `Backend::detect()` picks).
     pub fn ours_constructor(self, point: Point) -> Option<&'static str> {
         match self {
-            Workload::Cipher { .. } | Workload::Aead { .. } | Workload::ParCipher(_) => Some("new"),
+            Workload::Cipher { .. } | Workload::Aead { .. } | Workload::ParCipher(_) | Workload::Poly1305 => {
+                Some("new")
+            }
             Workload::Chunked(ChunkedOp::StreamSeal) => Some("new"),
             Workload::Chunked(_) => Some("from_header"),
-            Workload::Poly1305 => Some("detect"),
             Workload::ParRng(_) => Some("from_seed"),
             Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
             Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),

@@ -359,8 +359,8 @@ fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
 
 /// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
 /// block `counter` in `rows1`, `rows2` or `rows4`, out of [`fill_avx2`], so that a program
-/// whose only fills are these (a cipher's) links this and not `fill_avx2`'s 10 KB. No loop
-/// here (see `avx512::fill_batch`).
+/// whose only fills are these (a cipher's) links this and not `fill_avx2` (DECISIONS.md,
+/// § Kernels compiled once: build cost). No loop here (see `avx512::fill_batch`).
 #[target_feature(enable = "avx2")]
 fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &mut [Block]) {
     let n = out.len();

@@ -20,7 +20,7 @@
 //!   chain); two to four interleaved chains cost about one chain's latency.
 //! - **Split rotates** (`RotateForm`): the one-chain kernels (1 and 2 blocks, `hchacha`) can
 //!   step as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one `vpternlogd`; `detect` picks it
-//!   where `vprold` takes 2 cycles (AMD Zen 4) and keeps `vprold` on Intel.
+//!   where `vprold` is slow (AMD family 19h) and keeps `vprold` elsewhere.
 //! - **Partial last block**: byte-masked loads and stores (masked-off bytes cannot fault),
 //!   its whole keystream to `tail`. `fill` runs the same width rules without the XOR;
 //!   `fill_batch` (a front's 1–4 blocks) runs `fill_one_block`, `rows2` or `rows4` in a
@@ -76,10 +76,11 @@ pub struct Avx512 {
 /// one with the shorter latency per step on this CPU. Both are tested on every CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum RotateForm {
-    /// add, xor, `vprold`: 3 cycles a step where `vprold` takes 1 (Intel).
+    /// add, xor, `vprold`: the shorter step where `vprold` has the latency of an add.
     Rotate,
-    /// add, two shifts side by side, `vpternlogd` ([`rows::Rows::ad_split`]): 3 cycles a step
-    /// everywhere, so faster where `vprold` takes 2 (AMD Zen 4); slower on Intel.
+    /// add, two shifts side by side, `vpternlogd` ([`rows::Rows::ad_split`]): a step as long
+    /// whatever `vprold` costs, so the shorter one where `vprold` is slow (DECISIONS.md,
+    /// § Instruction latency and throughput).
     Split,
 }
 
@@ -104,9 +105,9 @@ impl RotateForm {
         }
     }
 
-    /// `Split` on AMD family 19h (Zen 3 and 4; of them only Zen 4 has AVX-512): its
-    /// `vprold` has 2-cycle latency. `Rotate` elsewhere, including CPUs not measured
-    /// (Zen 5, family 1Ah).
+    /// `Split` on AMD family 19h, whose `vprold` is slow (DECISIONS.md, § avx512: split
+    /// rotates in the one-chain rows). `Rotate` elsewhere, including families not measured
+    /// (1Ah).
     /// Miri sees no CPU and cannot execute CPUID (inline assembly): `Rotate` there.
     #[cfg(miri)]
     fn for_this_cpu() -> Self {
@@ -508,9 +509,10 @@ unsafe fn run<V: Variant, const XOR: bool>(
 
 /// A front's short fill ([`Kernel::fill_batch`]): its batch of 2–4 blocks in `rows2` or
 /// `rows4`, out of [`run`]'s `fill` instance, so that a program whose only fills are these
-/// (a cipher's) links this and not `run`'s 20 KB. No loop here: with one, LLVM hoisted the
-/// state's rows out of it as one 32-byte load over the counter word the caller has just
-/// stored (a failed store forward: a cipher's 4-block batches 5–9 % slower on Zen 4).
+/// (a cipher's) links this and not `run`'s `fill` instance. No loop here: with one, LLVM
+/// hoisted the state's rows out of it as one 32-byte load over the counter word the caller
+/// has just stored, which cannot be store-forwarded (DECISIONS.md, § Kernels compiled once:
+/// build cost).
 /// `counter` comes from the caller, as in [`run_one_block`].
 /// # Safety
 /// `out` and `len` are from the `into_parts` of a fill [`Cursor`] of at most 4 blocks

@@ -46,8 +46,8 @@ use crate::backend::{Backend, Generic};
 /// the code to compile and to link into a program that uses both layouts, for a copy of the
 /// state per call on the `Legacy` side. Both layouts' functions are in one module, so in one
 /// codegen unit: an `#[inline]` kernel that stays out of line (`avx512::run`, a
-/// `#[target_feature]` function) is emitted once, not once per module that calls it (two
-/// copies of 23 and 26 KB in a program that used both layouts, when they were two modules).
+/// `#[target_feature]` function) is emitted once, not once per module that calls it
+/// (DECISIONS.md, § Kernels compiled once).
 macro_rules! rounds {
     ($(#[$doc:meta])* $ietf:ident, $legacy:ident: $r:ty) => {
         $(#[$doc])*

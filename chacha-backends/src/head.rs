@@ -20,7 +20,7 @@
 //! ```
 //!
 //! That is 41 of the 96 vector instructions of the first double round (ChaCha20: 41 of
-//! 960 in the rounds, 4.3 %; ChaCha8: 41 of 384, 10.7 %), the work a vector unit does not
+//! 960 in the rounds; ChaCha8: 41 of 384), the work a vector unit does not
 //! have to do: [`head`] does it once per call on the integer units, and each word-sliced
 //! kernel starts its lanes from the head's words and runs what is left of the first
 //! double round, which [`finish_first_double_round`] spells out for one block.

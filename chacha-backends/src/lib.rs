@@ -28,8 +28,8 @@ macro_rules! schedule_barrier {
 /// `$body` run `$n` times, `$n` a double-round count known at run time (at least 1): the
 /// kernels are compiled once for every round count, so the count is an argument. Written as
 /// a loop that tests at its end: `for _ in 0..n` tests for zero before the first pass and
-/// keeps the inputs' copies for that case (`sse2`'s 3-block kernel: 13 more instructions
-/// around the loop, 1.5 % at 192 B).
+/// keeps the inputs' copies for that case (DECISIONS.md, § Kernels compiled once: build
+/// cost, the round count in `sse2`).
 #[cfg(chacha_enabled = "sse2")]
 macro_rules! repeat_rounds {
     ($n:expr, $body:block) => {{
@@ -50,7 +50,7 @@ macro_rules! repeat_rounds {
 /// x86 backends' batch kernels take at most that many): `batch(counter, piece)` for each
 /// piece of `out`, from block `counter` on. Cold and out of line, so that the fronts'
 /// requests stay one jump to the kernel (with a loop around it, the entry point kept a
-/// frame and called: a cipher's batches 1 % slower on AMD Zen 4).
+/// frame and a call: DECISIONS.md, § Kernels compiled once: build cost).
 #[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
 #[cold]
 #[inline(never)]

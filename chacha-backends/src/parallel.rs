@@ -12,8 +12,8 @@
 //! own state past the blocks afterwards.
 //!
 //! The thresholds and the piece length are in ChaCha20's work and scale with the rounds
-//! ([`par_min_len`]), so that each stands for the same time. The figures behind them
-//! (Intel Xeon family 6 model 207, 2 vCPUs) are in DECISIONS.md, § rayon.
+//! ([`par_min_len`]), so that each stands for the same time. The measurements behind them
+//! are in DECISIONS.md, § rayon.
 
 extern crate std;
 
@@ -27,10 +27,9 @@ use chacha_core::{BLOCK_LEN, Block, Kernel, R20, Rounds, State, Variant, XorBuf}
 /// alone (unless the pool is warm: [`PAR_WARM_MIN_LEN`]); for fewer rounds the threshold
 /// grows in proportion (ChaCha12: 10/6 of it, ChaCha8: 10/4). See [`par_min_len`].
 ///
-/// Why 2 MiB (about 0.45 ms of ChaCha20 on one core of the Intel Xeon these figures come
-/// from): a split pays only if a pool thread starts well before the calling thread has
-/// done the whole request alone, and on the 2-vCPU virtual machines measured here a pool
-/// thread whose vCPU had gone idle started 0.06 to 1.6 ms after it was woken. Below the
+/// Why 2 MiB: a split pays only if a pool thread starts well before the calling thread has
+/// done the whole request alone, and on a virtual machine a pool thread whose vCPU has gone
+/// idle can start long after it is woken (DECISIONS.md, § rayon: the threshold). Below the
 /// threshold that wait would be most of the request; above it, what the caller can lose is
 /// bounded by one piece.
 pub const PAR_MIN_LEN: usize = 2 << 20;
@@ -39,13 +38,12 @@ pub const PAR_MIN_LEN: usize = 2 << 20;
 /// work (split or not, a cipher's or a generator's) ended less than 50 µs ago in this
 /// process (ChaCha20 bytes; scaled like [`PAR_MIN_LEN`]).
 ///
-/// Back to back, a pool thread that has just finished its pieces starts again within
-/// microseconds, so a request of 0.1 ms (512 KiB of ChaCha20 on the Intel Xeon) already
-/// gains: a loop that encrypts a buffer in chunks of 512 KiB or more splits every chunk
-/// after the first (1 MiB chunks measured 1.3–1.9× the sequential loop). The window is
-/// short because a caller that sleeps between requests, even 0.1 ms, was measured to find
-/// the helper's vCPU slow to come back as often as not (1 MiB: 0.92× in half the runs).
-/// The first split of a run can wait for a helper that had gone to sleep.
+/// Back to back, a pool thread that has just finished its pieces starts again at once, so
+/// a request this long already gains: a loop that encrypts a buffer in chunks of 512 KiB or
+/// more splits every chunk after the first. The window is short because a caller that
+/// sleeps between requests, even briefly, lets the helper's vCPU go idle, and then finds it
+/// slow to come back as often as not (DECISIONS.md, § rayon: requests back to back). The
+/// first split of a run can wait for a helper that had gone to sleep.
 pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 
 /// How recent the previous large request must be for the next to split from
@@ -53,8 +51,9 @@ pub const PAR_WARM_MIN_LEN: usize = 512 << 10;
 const WARM_WINDOW_NS: u64 = 50_000;
 
 /// The bytes of ChaCha20 keystream in one piece (scaled like [`PAR_MIN_LEN`] for fewer
-/// rounds): about 55 µs of work, so a helper that starts late holds the caller up by at
-/// most that, and a 16 MiB request is 64 pieces (one lock each).
+/// rounds): short, so a helper that starts late holds the caller up by one piece at most
+/// (DECISIONS.md, § rayon: the threshold), and a 16 MiB request is 64 pieces (one lock
+/// each).
 const PIECE_LEN: usize = 256 << 10;
 
 /// Pieces per thread at least, so that a thread slowed by other work on its core leaves
@@ -143,10 +142,9 @@ fn piece_blocks<R: Rounds>(blocks: usize, threads: usize) -> usize {
 /// rayon's current pool, each taking the next item until none is left.
 ///
 /// The caller works from the start: a parallel iterator hands the whole job to the pool and
-/// waits until a pool thread wakes up to take it (and a second one to take half). With the
-/// pool's 2 threads on a 2-vCPU machine under load, `par_chunks_mut` never beat the
-/// sequential call at 16 MiB, while two plain threads (the caller and one more) reached
-/// 1.45–1.67× in the same minutes (Intel Xeon family 6 model 207).
+/// waits until a pool thread wakes up to take it (and a second one to take half). Under
+/// load, `par_chunks_mut` never beat the sequential call, while the caller taking pieces
+/// itself did (DECISIONS.md, § rayon: earlier figures).
 fn share<I, F>(items: I, threads: usize, work: F)
 where
     I: Iterator + Send,

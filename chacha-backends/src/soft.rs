@@ -7,8 +7,8 @@
 //!
 //! Why not several blocks side by side: on x86_64, LLVM keeps a 4-block word-sliced form
 //! in scalar registers (64 live words, constant spilling) instead of vectorising it, and it
-//! measured about 12% slower than one block at 16 KiB; the SIMD
-//! backends are where blocks go side by side.
+//! was slower than one block (DECISIONS.md, § soft); the SIMD backends are where blocks go
+//! side by side.
 #![forbid(unsafe_code)]
 
 use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
@@ -29,9 +29,9 @@ impl Soft {
 impl Kernel for Soft {
     /// Inlined into the caller (the `Backend` dispatch), so that the `XorBuf` copy an
     /// out-of-line call takes (the Rust ABI passes a struct of over two words through memory) is
-    /// made in this backend's arm only: before, the caller stored it before choosing the
-    /// arm, three stores on every SIMD backend's call too. (`reborrow` makes the copy a new
-    /// value of this arm; passed on as it is, LLVM still stored it up front.)
+    /// made in this backend's arm only, not stored before the `match` on every backend's
+    /// call. (`reborrow` makes the copy a new value of this arm; passed on as it is, LLVM
+    /// stores it up front.)
     #[inline(always)]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
         xor_blocks::<R, V>(state, buf.reborrow(), tail)

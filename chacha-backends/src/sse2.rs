@@ -25,7 +25,7 @@
 //!   `add`/`xor`/`rol` interleaved with the vector pairs, on ALUs the vector code leaves
 //!   idle, XORed 8 bytes at a time (`xor_words`). x86 has too few registers.
 //! - **The head**: only word 12 differs between the blocks of a step, so the `head` module
-//!   does about 40 % of the first double round once per call.
+//!   does the counter-free part of the first double round once per call.
 //! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
 //!   chain); N interleaved chains cost about one chain's latency.
 //! - **The round count is an argument** (`double_rounds`), not a type: one instance of each
@@ -224,8 +224,8 @@ fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Bloc
 
 /// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
 /// block `counter`, with [`fill_sse2`]'s widths for them but out of it, so that a program
-/// whose only fills are these (a cipher's) links this and not `fill_sse2`'s 9 KB. No loop
-/// here (see `avx512::fill_batch`).
+/// whose only fills are these (a cipher's) links this and not `fill_sse2` (DECISIONS.md,
+/// § Kernels compiled once: build cost). No loop here (see `avx512::fill_batch`).
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]

@@ -9,11 +9,11 @@
 //! instead of a 4-block request's ~2× cost per byte.
 //! The price is 1 KiB of buffer per generator instead of 256 B, and a first draw after
 //! seeding that computes 16 blocks instead of 4 (`BlockRng` takes whole outputs): seeding a
-//! `BlockRng<ChaChaCore>` for each draw or two costs more than on the published core (Intel
-//! Xeon model 167: 108 against 79 ns for `seed_from_u64` + one word). For that pattern use
-//! [`ChaChaRng`](crate::ChaChaRng), whose first refill after a seed or a seek computes only
-//! the kernel's batch blocks (40 ns for the same with 8 rounds, 75 with 20; the published
-//! crate's `ChaCha8Rng` 62 ns).
+//! `BlockRng<ChaChaCore>` for each draw or two costs more than on the published core. For
+//! that pattern use [`ChaChaRng`](crate::ChaChaRng), whose first refill after a seed or a
+//! seek computes only the kernel's batch blocks, and is faster there than the published
+//! crate's generator (the figures: `chacha-backends/DECISIONS.md` § The fronts: the
+//! generators).
 
 use core::fmt;
 

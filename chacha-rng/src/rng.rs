@@ -67,8 +67,8 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
 ///
 /// A new generator holds [`MAX_BATCH_BLOCKS`] blocks (256 bytes, as the peers' do), so
 /// making one zeroes 256 bytes, not 1 KiB, and a seed with a few draws never touches the
-/// bulk buffer (the zeroing was a fifth of a seed and one draw on one CPU:
-/// `benches/README.md`). The first bulk refill makes the [`BUF_BLOCKS`]-block buffer, once
+/// bulk buffer (the zeroing was a large share of a seed and one draw: `chacha-backends`'
+/// DECISIONS.md § The fronts: the generators). The first bulk refill makes the [`BUF_BLOCKS`]-block buffer, once
 /// per generator. Both arrays start at the same offset, 8-aligned (`repr(C, u64)`), so a
 /// draw reads either through the same pointer; only the length differs.
 #[derive(Clone)]

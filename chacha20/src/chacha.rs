@@ -102,12 +102,10 @@ pub struct ChaCha<R: Rounds, V: Variant, K: Kernel = Backend> {
 
 /// The keystream buffer, made only as large as it has been needed.
 ///
-/// A fresh cipher has none, so making one writes no buffer: with the 256 bytes zeroed by
-/// `new`, a fresh 64-byte message made 16 of its about 55 stores there, and on a core whose
-/// other hardware thread is busy the stores of one message decide how early the next can
-/// start (a fresh 16- or 64-byte message about 10 % faster in those phases without them,
-/// Intel Xeon EMR; `benches/README.md`, "Noise on shared machines"). A partial block or a
-/// seek into a block makes `One` (64 bytes), the first short-call batch `Batch`.
+/// A fresh cipher has none, so making one writes no buffer: on a core whose other hardware
+/// thread is busy, the stores of one message decide how early the next can start
+/// (`chacha-backends/DECISIONS.md`, § The fronts: the cipher). A partial block or a seek
+/// into a block makes `One` (64 bytes), the first short-call batch `Batch`.
 #[derive(Clone)]
 enum Ahead {
     Empty,
@@ -162,9 +160,8 @@ impl Ahead {
             use zeroize::Zeroize;
             // As byte slices: `zeroize` wipes a slice with one fill behind an optimization
             // barrier, but an array (even a plain `[u8; 64]`) element by element with
-            // volatile writes: an array of arrays measured about 230 TSC ticks per dropped
-            // instance (Intel Xeon EMR; a fresh 16-byte message is about 190–240 in all),
-            // and the one block 64 byte stores.
+            // volatile writes, which cost about as much as a fresh short message
+            // (`chacha-backends/DECISIONS.md`, § The fronts: the cipher).
             match self {
                 Ahead::Empty => {}
                 Ahead::One(block) => block.as_mut_slice().zeroize(),
@@ -243,8 +240,8 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     }
 
     /// XORs keystream into `buf`; the caller has checked that enough is left. Always inline:
-    /// with `#[inline]` LLVM kept it out of line once its in-place XOR vectorised (a fresh
-    /// 64-byte message 1–2 % slower on AMD EPYC Zen 4), as `cipher`'s `InOutBuf` path had it inline.
+    /// with `#[inline]` LLVM kept it out of line once its in-place XOR vectorised, a call on
+    /// every short message (`chacha-backends/DECISIONS.md`, § The fronts: the cipher).
     #[inline(always)]
     fn apply(&mut self, mut buf: XorBuf<'_, '_>) {
         if self.used != self.end {
@@ -312,6 +309,9 @@ impl<R: Rounds, V: NonceSize, K: Kernel> IvSizeUser for ChaCha<R, V, K> {
 /// For [`Backend`] ([`Backend::detect`]) and every kernel whose value needs no CPU check
 /// (the portable `Soft`, kernels of your own).
 impl<R: Rounds, V: NonceSize, K: Kernel + Default> KeyIvInit for ChaCha<R, V, K> {
+    /// Inlined, as [`with_backend`](ChaCha::with_backend) is: out of line, the cipher came
+    /// back through memory and its first call read the state stalled on those stores.
+    #[inline]
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let mut nonce = V::Nonce::default();
         nonce.as_mut().copy_from_slice(iv);
@@ -389,8 +389,8 @@ impl<R: Rounds, V: Variant, K: Kernel> StreamCipher for ChaCha<R, V, K> {
 
     /// In place, straight to the kernel's buffer type: `apply_keystream`, the call most
     /// users make, comes here. (Through an `InOutBuf` the code around the kernel call is
-    /// larger, with the copy of `xor_buf`, and LLVM kept it out of line: a fresh 64-byte
-    /// message 2 % slower on AMD EPYC Zen 4.)
+    /// larger, with the copy of `xor_buf`, and LLVM kept it out of line:
+    /// `chacha-backends/DECISIONS.md`, § The fronts: the cipher.)
     #[inline]
     fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), StreamCipherError> {
         self.check_remaining(buf.len())?;

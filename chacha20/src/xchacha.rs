@@ -51,10 +51,9 @@ impl<R: Rounds, K: Kernel> XChaCha<R, K> {
         #[cfg(feature = "zeroize")]
         // As a slice: one fill behind an optimization barrier, not 32 volatile byte writes.
         zeroize::Zeroize::zeroize(&mut subkey[..]);
-        // Not `from_state`: inlined here, it built the cipher in a temporary that a 304-byte
-        // `memcpy` call then moved into `Self`, reading the just-written state back on the
-        // latency path of a fresh message (Intel EMR: a fresh XChaCha20 message cost about
-        // 100 TSC ticks more than HChaCha plus a fresh ChaCha20 message).
+        // Not `from_state`: inlined here, it built the cipher in a temporary that a `memcpy`
+        // call then moved into `Self`, reading the just-written state back on the latency
+        // path of a fresh message (`chacha-backends/DECISIONS.md`, § The fronts: the cipher).
         Self(ChaCha::from_state_in_place(state, kernel))
     }
 
@@ -188,6 +187,8 @@ impl<R: Rounds, K: Kernel> IvSizeUser for XChaCha<R, K> {
 }
 
 impl<R: Rounds, K: Kernel + Default> KeyIvInit for XChaCha<R, K> {
+    /// Inlined, as `ChaCha`'s `new` is (see there).
+    #[inline]
     fn new(key: &Key, iv: &XNonce) -> Self {
         Self::with_kernel(key.as_ref(), iv.as_ref(), K::default())
     }

@@ -1,8 +1,8 @@
 //! Hostile inputs to every public constructor and method of the cipher types: wrong and
 //! zero lengths, maximal positions, seeks to every edge, mismatched buffers. Nothing panics
 //! except where the `cipher` API documents a panic; every error is the documented type;
-//! a refused call leaves its buffers and the position alone. The table in the crate docs
-//! ("Hostile inputs") lists each case with the test that proves it; the end of the stream
+//! a refused call leaves its buffers and the position alone. The table in this folder's
+//! README ("Hostile inputs") lists each case with the test that proves it; the end of the stream
 //! itself (last block usable, one byte more refused, on every backend and kernel type) is in
 //! `tests/limits.rs`.
 
@@ -303,14 +303,14 @@ fn backend_by_name_is_none_for_unknown_names() {
     }
 }
 
-/// The crate docs' "Hostile inputs" table names the test behind each row; a renamed or
-/// removed test would leave the docs pointing at nothing. Every name in its last column is
+/// The "Hostile inputs" table of this folder's README names the test behind each row; a
+/// renamed or removed test would leave the table pointing at nothing. Every name in its last column is
 /// a `fn` of the named file (`ietf_…`: a `fn` whose name starts so; a word without `_`, like a
 /// feature's name, is not a test's). The `chacha-rng` files
 /// are read from the workspace, and skipped where they are not there (a packaged crate,
 /// wasm32-wasip1 without a file system); this crate's own are compiled in.
 #[test]
-fn the_crate_docs_name_only_tests_that_exist() {
+fn the_test_table_names_only_tests_that_exist() {
     let own = |file: &str| -> Option<String> {
         Some(
             match file {
@@ -324,11 +324,10 @@ fn the_crate_docs_name_only_tests_that_exist() {
     let rng = |file: &str| {
         std::fs::read_to_string(format!("{}/../chacha-rng/tests/{file}", env!("CARGO_MANIFEST_DIR"))).ok()
     };
-    let docs = include_str!("../src/lib.rs");
-    let table = docs.split("## Hostile inputs").nth(1).expect("the docs have a Hostile inputs section");
+    let readme = include_str!("README.md");
+    let table = readme.split("## Hostile inputs").nth(1).expect("the README has a Hostile inputs section");
     let (mut checked, mut missing) = (0, Vec::new());
-    for row in table.lines().skip(1).take_while(|l| l.starts_with("//!")).filter(|l| l.starts_with("//! | "))
-    {
+    for row in table.lines().skip(1).take_while(|l| !l.starts_with("## ")).filter(|l| l.starts_with("| ")) {
         let cells: Vec<&str> = row.split(" | ").collect();
         let last = cells.last().expect("a row has cells").trim_end_matches(" |");
         if last == "test" || last.starts_with("---") {
@@ -361,9 +360,9 @@ fn the_crate_docs_name_only_tests_that_exist() {
             }
         }
     }
-    assert!(missing.is_empty(), "tests named in the crate docs that do not exist: {missing:?}");
+    assert!(missing.is_empty(), "tests named in the README's table that do not exist: {missing:?}");
     assert!(
         checked >= 15,
-        "only {checked} test names found in the docs' table: is the parser still reading it?"
+        "only {checked} test names found in the README's table: is the parser still reading it?"
     );
 }

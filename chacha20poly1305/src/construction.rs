@@ -7,8 +7,8 @@
 //!   keystream stays on the stack (wiped with `zeroize`); an open MACs the ciphertext,
 //!   checks the tag and only then XORs. The XOR goes in 16-byte chunks and the Poly1305
 //!   steps run the portable step without the kernel dispatch, so that no load on the
-//!   path waits for a store it cannot be forwarded from (README § What users call has
-//!   what those stalls cost).
+//!   path waits for a store it cannot be forwarded from (what those stalls cost:
+//!   `chacha-backends/DECISIONS.md` § The fronts: the AEAD's short messages).
 //! - **One pass for the rest**: [`State::xor_and_mac`] hands the message to the kernel,
 //!   which encrypts and authenticates each piece while it is in L1 (or in registers).
 //! - **Nothing unauthenticated leaves.** Opening in place past the short path decrypts in
@@ -86,11 +86,9 @@ fn message_blocks(state: &State<Ietf>, len: usize) -> Result<usize, Error> {
 /// Blocks of keystream the short path takes from one [`fill`](Kernel::fill): block 0 for
 /// the key and up to 7 of message (448 bytes). On `avx512` 8 blocks are two interleaved
 /// `zmm` row chains, about one block's latency; past this the bulk path's key block and
-/// one-pass kernel are two chains one after the other. A loop through the public API
-/// (Intel Xeon Emerald Rapids, TSC ticks per message) had a 193-byte seal at 633 on
-/// `avx512` with a short path of 4 blocks (the kernels' `batch_blocks`), 489 with 8; 256 B
-/// 659 → 527, 448 B 909 → 677; `avx2` 256 B 808 → 621; `sse2` 256 B 1112 → 891; `soft`
-/// 256 B 1564 → 1493; shorter messages as before.
+/// one-pass kernel are two chains one after the other. 8 rather than the kernels'
+/// `batch_blocks` (4) was faster from 193 to 448 bytes on every backend
+/// (`chacha-backends/DECISIONS.md` § The fronts: the AEAD's short messages).
 const SHORT_BLOCKS: usize = 8;
 
 /// Block 0 alone: the Poly1305 key of a message the bulk path encrypts.
@@ -184,9 +182,9 @@ fn short_start<R: Rounds, K: Kernel>(
 }
 
 /// [`seal`] of a message of `blocks` blocks, fewer than `N` ([`SHORT_BLOCKS`] or half of
-/// it: the keystream array is zeroed first, and 512 bytes of zeros cost AVX2 4–7 % at 64
-/// and 128 B): the key and the keystream from one call, the keystream kept on the stack
-/// (and wiped).
+/// it: the keystream array is zeroed first, which costs the shortest messages measurably,
+/// DECISIONS.md § The fronts: the AEAD's short messages): the key and the keystream from
+/// one call, the keystream kept on the stack (and wiped).
 #[inline(always)]
 fn seal_short<R: Rounds, K: Kernel, const N: usize>(
     kernel: K,

@@ -11,10 +11,11 @@
 //! and `ChaChaCore` under `BlockRng`, and `chacha20poly1305`'s ChaCha20-Poly1305 and
 //! XChaCha20-Poly1305 sealing (in place and buffer to buffer, the data as associated data
 //! too) and Poly1305 alone on each backend's MAC kernel, over lengths 0, 1, 63, 64, 65,
-//! 256, 1000 and 4096. Opening is sealing's MAC and XOR and then the tag comparison, whose
-//! verdict is public by design and branched on (memcheck cannot be told so inside the
-//! library): it is not run here; `tags_equal`'s own test and its `black_box` keep the
-//! comparison itself free of early exits.
+//! 256, 1000 and 4096. Opening is its bulk step (`Kernel::mac_then_xor`: the MAC of the
+//! ciphertext and the XOR, which on `avx2` is a loop of its own) and then the tag
+//! comparison, whose verdict is public by design and branched on (memcheck cannot be told
+//! so inside the library): the bulk step runs here, through the kernel API; the comparison
+//! does not, and `tags_equal`'s own test and its `black_box` keep it free of early exits.
 //! Only then does it mark its outputs defined, and compares each backend's transcript with
 //! the portable backend's (so valgrind really ran the code).
 //!
@@ -126,7 +127,7 @@ fn run(s: &Secrets) -> Result<(), String> {
         chacha20::hchacha::<R20>(&s.key.into(), &<[u8; 16]>::try_from(&s.nonce[..16]).expect("16").into());
     memcheck::make_defined(&mut subkey);
     println!(
-        "{} backends x {} lengths through ChaCha20, ChaCha20Legacy, XChaCha20, ChaChaRng, ChaChaCore, (X)ChaCha20-Poly1305 sealing, Poly1305: {} output bytes, equal across backends",
+        "{} backends x {} lengths through ChaCha20, ChaCha20Legacy, XChaCha20, ChaChaRng, ChaChaCore, (X)ChaCha20-Poly1305 sealing, opening's bulk step, Poly1305: {} output bytes, equal across backends",
         backends.len(),
         LENGTHS.len(),
         last.len()
@@ -178,6 +179,7 @@ fn aead(out: &mut Vec<u8>, s: &Secrets, data: &[u8], backend: Backend) {
         chacha.encrypt_inout_detached(&nonce12.into(), data, InOutBuf::from(&mut buf[..])).expect("fits");
     out.extend_from_slice(&buf);
     out.extend_from_slice(&tag);
+    open_step(out, s, &buf, backend);
     let mut b2b = vec![0u8; data.len()];
     let buf = InOutBuf::new(data, &mut b2b).expect("same lengths");
     let tag =
@@ -187,6 +189,22 @@ fn aead(out: &mut Vec<u8>, s: &Secrets, data: &[u8], backend: Backend) {
     let mut mac = chacha_core::poly1305::Poly1305::new(&s.key);
     mac.update_with(backend, data);
     out.extend_from_slice(&mac.tag());
+}
+
+/// Opening's bulk step on `backend`: the MAC of `ciphertext` (key half from the key, as
+/// the AEAD's block 0 would give it, here the secret key's first half) and its XOR back
+/// to the plaintext, from block 1 of the ChaCha20 stream, as the AEAD runs it.
+fn open_step(out: &mut Vec<u8>, s: &Secrets, ciphertext: &[u8], backend: Backend) {
+    use chacha_core::{Ietf, Kernel, State, XorBuf};
+    let nonce12: &[u8; 12] = s.nonce[..12].try_into().expect("12 bytes");
+    let mut state = State::<Ietf>::new(&s.key, nonce12);
+    state.advance(1).expect("block 1 exists");
+    let r: &[u8; 16] = s.key[..16].try_into().expect("16 bytes");
+    let mut acc = chacha_core::poly1305::Accumulator::new(r);
+    let mut plain = ciphertext.to_vec();
+    backend.mac_then_xor::<R20, Ietf>(&state, &mut acc, XorBuf::in_place(&mut plain));
+    out.extend_from_slice(&plain);
+    out.extend_from_slice(&acc.tag(&[0; 16]));
 }
 
 /// `data` XORed on a fresh instance, then again on the now warm one (where calls shorter

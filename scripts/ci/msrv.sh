@@ -42,5 +42,5 @@ fi
 targets=(--all-targets)
 [ "$mode" = test ] && targets=() # `test` builds and runs every test target itself
 CARGO_TARGET_DIR=target/msrv cargo "+$msrv" "$mode" --locked --all-features "${targets[@]}" \
-  -p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng
+  -p chacha-core -p chacha-backends -p chacha20@0.10.100 -p chacha-rng -p poly1305@0.9.100
 echo "library crates: cargo $mode passes with $(rustc "+$msrv" --version)"

@@ -5,9 +5,10 @@
 # 1. `cargo package --no-verify` packages the six library crates of the workspace together
 #    (cargo >= 1.90 resolves their path+version dependencies on each other through a
 #    temporary local registry, so nothing needs to be published first).
-# 2. The names `chacha20` and `chacha20poly1305` on crates.io are the published crates':
-#    ours are published as `chacha-cipher` and `chacha-aead`, their libraries still named
-#    `chacha20` and `chacha20poly1305` (so `use chacha20::…` is unchanged). The workspace
+# 2. The names `chacha20`, `chacha20poly1305` and `poly1305` on crates.io are the published
+#    crates': ours are published as `chacha-cipher`, `chacha-aead` and `chacha-poly1305`,
+#    their libraries still named `chacha20`, `chacha20poly1305` and `poly1305` (so
+#    `use chacha20::…` is unchanged). The workspace
 #    keeps the drop-in names, which a `[patch.crates-io]` entry needs (a patch replaces
 #    only a package of the same name). So the packages are unpacked into target/publish/,
 #    a workspace of its own, where those two are renamed (and every dependency on them
@@ -33,9 +34,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 # Workspace package, in dependency order (the order to publish them in).
-crates=(chacha-testdata chacha-core chacha-backends chacha-rng chacha20@0.10.100 chacha20poly1305@0.11.100)
+crates=(chacha-testdata chacha-core chacha-backends chacha-rng chacha20@0.10.100 chacha20poly1305@0.11.100 poly1305@0.9.100)
 # The name each is published under.
-declare -A published=([chacha20]=chacha-cipher [chacha20poly1305]=chacha-aead)
+declare -A published=([chacha20]=chacha-cipher [chacha20poly1305]=chacha-aead [poly1305]=chacha-poly1305)
 pub_name() { echo "${published[$1]:-$1}"; }
 
 # --allow-dirty only when run by hand in a work tree with changes; CI checks a clean clone.
@@ -80,7 +81,7 @@ done
 python3 - target/publish "${crates[@]}" <<'EOF'
 import json, re, subprocess, sys
 root, crates = sys.argv[1], sys.argv[2:]
-renamed = {"chacha20": "chacha-cipher", "chacha20poly1305": "chacha-aead"}
+renamed = {"chacha20": "chacha-cipher", "chacha20poly1305": "chacha-aead", "poly1305": "chacha-poly1305"}
 meta = json.loads(subprocess.run(["cargo", "metadata", "-q", "--no-deps", "--format-version", "1"],
                                  capture_output=True, check=True, text=True).stdout)
 ours = {}  # name -> version, of the packages being published
@@ -161,8 +162,8 @@ scope=(--doc)
 # 4. A user's project, with exactly the lines the READMEs give for depending on ours from
 #    crates.io (found in them here, so a README that changes them changes this check):
 #    chacha20/examples/drop_in.rs, written for the published chacha20, runs unchanged on
-#    `chacha-cipher`, and an AEAD round trip on `chacha-aead`; the registry is stood in
-#    for by the final packages, as above.
+#    `chacha-cipher`, an AEAD round trip on `chacha-aead` and a tag on `chacha-poly1305`;
+#    the registry is stood in for by the final packages, as above.
 user=$(mktemp -d)
 readme_line() {
   local line
@@ -172,9 +173,10 @@ readme_line() {
 }
 cipher_line=$(readme_line chacha20/README.md 'chacha20 = { package = "chacha-cipher", version = "[0-9.]*".*}')
 aead_line=$(readme_line chacha20poly1305/README.md 'chacha20poly1305 = { package = "chacha-aead", version = "[0-9.]*".*}')
+mac_line=$(readme_line poly1305/README.md 'poly1305 = { package = "chacha-poly1305", version = "[0-9.]*".*}')
 mkdir -p "$user/src/bin"
-printf '[package]\nname = "user"\nversion = "0.0.0"\nedition = "2024"\n\n[dependencies]\n%s\n%s\n\n[workspace]\n' \
-  "$cipher_line" "$aead_line" >"$user/Cargo.toml"
+printf '[package]\nname = "user"\nversion = "0.0.0"\nedition = "2024"\n\n[dependencies]\n%s\n%s\n%s\n\n[workspace]\n' \
+  "$cipher_line" "$aead_line" "$mac_line" >"$user/Cargo.toml"
 cp chacha20/examples/drop_in.rs "$user/src/main.rs"
 cat >"$user/src/bin/aead.rs" <<'EOF'
 use chacha20poly1305::aead::{Aead, KeyInit};
@@ -188,14 +190,30 @@ fn main() {
     println!("chacha-aead: sealed and opened {} bytes", sealed.len());
 }
 EOF
+cat >"$user/src/bin/mac.rs" <<'EOF'
+use poly1305::universal_hash::KeyInit;
+use poly1305::{Key, Poly1305};
+
+fn main() {
+    // RFC 8439 §2.5.2.
+    let key = Key::from([
+        0x85, 0xd6, 0xbe, 0x78, 0x57, 0x55, 0x6d, 0x33, 0x7f, 0x44, 0x52, 0xfe, 0x42, 0xd5, 0x06, 0xa8,
+        0x01, 0x03, 0x80, 0x8a, 0xfb, 0x0d, 0xb2, 0xfd, 0x4a, 0xbf, 0xf6, 0xaf, 0x41, 0x49, 0xf5, 0x1b,
+    ]);
+    let tag = Poly1305::new(&key).compute_unpadded(b"Cryptographic Forum Research Group");
+    assert_eq!(tag[..4], [0xa8, 0x06, 0x1d, 0xc1]);
+    println!("chacha-poly1305: the RFC 8439 tag");
+}
+EOF
 patches=()
 for dir in target/package-test/*/; do
   dir=${dir%/}
   [ -f "$dir/Cargo.toml" ] && patches+=(--config "patch.crates-io.$(basename "${dir%-*}").path=\"$root/$dir\"")
 done
 (cd "$user" && CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin user >/dev/null &&
-  CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin aead)
-echo "a user's project with the READMEs' lines: $cipher_line; $aead_line"
+  CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin aead &&
+  CARGO_TARGET_DIR="$root/target" cargo run -q "${patches[@]}" --bin mac)
+echo "a user's project with the READMEs' lines: $cipher_line; $aead_line; $mac_line"
 # The workspace README's quick start too: its two dependency lines (their comments kept:
 # TOML takes them) and its Rust examples, each block in a block of one `main`, its hidden
 # lines (`# `) shown, as rustdoc would.

@@ -18,9 +18,9 @@
 //! - **Carries**: once per step, as two interleaved chains (0→1 with 3→4, 1→2 with 4→0,
 //!   2→3, then 0→1 with 3→4: poly1305-donna's order), leaving each limb a few bits over
 //!   26 bits — not a full reduction, which the next step does not need.
-//! - **Registers**: `h` (5), `r^4` (5) and `5 · r^4` (4) would be 14 of the 16 `ymm`; with
-//!   the message limbs and the products live too, LLVM keeps part of the multiplier on the
-//!   stack as `vpmuludq` memory operands (load ports, not vector ports).
+//! - **Registers**: `h` (5), `r^4` (5) and `5 · r^4` (4) would be 14 of the 16 `ymm`, so
+//!   the loop reads the multiplier from memory ([`in_memory`]): `vpmuludq` memory operands
+//!   on the load ports, and the accumulator, the message and the products in registers.
 //!
 //! Whole groups of 4 only, from a threshold in blocks: shorter calls and a remainder of
 //! fewer than 4 blocks take the portable step (`avx2.rs`, `poly1305_blocks`). Figures:
@@ -87,6 +87,7 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
     let mut acc = [lane0(h[0]), lane0(h[1]), lane0(h[2]), lane0(h[3]), lane0(h[4])];
     let (last_group, body) = groups.split_last().expect("the caller passes one group or more");
     for group in body {
+        in_memory(&step);
         acc = mul(add(acc, load4(group)), &step);
     }
     acc = mul(add(acc, load4(last_group)), &last);
@@ -96,6 +97,22 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
         sum[i] = a + b + c + d;
     }
     sum
+}
+
+/// Makes the loop read `k` from memory at each use: an `asm!` that may write it (it does
+/// not), so its nine vectors become `vpmuludq` memory operands (load ports) instead of
+/// nine of the sixteen `ymm` the accumulator, the message and the products need; held in
+/// registers, LLVM spilled the accumulator instead and reloaded it on the chain.
+#[inline(always)]
+fn in_memory(k: &Multiplier) {
+    #[cfg(not(miri))]
+    // SAFETY: an empty asm block: it reads and writes nothing (LLVM assumes it may write
+    // through the pointer, which is the point).
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) k as *const Multiplier, options(nostack, preserves_flags))
+    };
+    #[cfg(miri)]
+    let _ = k;
 }
 
 /// The multipliers of the last group (`r^4, r^2, r^3, r^1` by lane position: each lane's

@@ -222,8 +222,8 @@ macro_rules! rows1_inline {
     ($r:ty, $v:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
         let (w, counter): (&[u32; 16], u64) = ($w, $counter);
         // Row d from the counter register and the nonce words: a wider load spanning the
-        // counter's recent 4-byte store cannot be store-forwarded (~20 cycles on the chain;
-        // DECISIONS.md, § Shared by the x86 backends).
+        // counter's recent 4-byte store cannot be store-forwarded (DECISIONS.md, § Shared by
+        // the x86 backends).
         let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
         let [d0, d1, d2, d3] = row_d::<$v>(w, counter);
         let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);

@@ -64,11 +64,11 @@ macro_rules! rows_impl {
                 self.b = $rol::<N>($xor(self.b, self.c));
             }
 
-            /// [`ad`](Self::ad) with a shorter chain where `vprold` takes 2 cycles (AMD Zen 4):
+            /// [`ad`](Self::ad) with a shorter chain where `vprold` is slow (`RotateForm`):
             /// `(d ^ a) <<< N` is `(d <<< N) ^ (a << N) ^ (a >> M)` (`L = N`, `M = 32 - N`), and
             /// `d <<< N` is computed while the add is (d is ready a step earlier), so after
             /// the add only two shifts side by side and one three-way XOR (`vpternlogd`)
-            /// remain: 3 cycles a step against 4.
+            /// remain on the chain, not an XOR and then a rotate.
             #[inline]
             #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
             fn ad_split<const N: i32, const L: $shift, const M: $shift>(&mut self) {

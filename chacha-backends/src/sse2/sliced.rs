@@ -61,7 +61,7 @@ pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`) and, if
 /// `SCALAR`, of block `counter + 4` from general-purpose registers, as its 16 words (else
-/// zeros); nearly free on Zen 4, still faster on Intel (DECISIONS.md, § sse2: the fifth
+/// zeros): faster at the median on the CPUs measured (DECISIONS.md, § sse2: the fifth
 /// block). `HEAD`: the first double round from `heads`.
 ///
 /// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its

@@ -340,6 +340,25 @@ fn aead_corpus() -> Corpus {
             format!("{}-r{rounds}-aad-{aad_len}-len-{len}", if xchacha { "xchacha" } else { "chacha" });
         corpus.add(name, &case, case.encode());
     }
+    // ChaCha20 past the stitched one-pass thresholds of `avx2` with BMI2 (sealing from 3
+    // sets of 512 bytes, opening from 1) and `neon`: whole sets, a partial last set, and
+    // the longest message an input of `fuzz/run.sh`'s `-max_len=4096` holds.
+    for (l, len) in [1536, 2047, 2560, 4000].into_iter().enumerate() {
+        let xchacha = l % 2 == 1;
+        let aad_len = [0, 13][l % 2];
+        let case = Case {
+            xchacha,
+            rounds: 20,
+            key: [l as u8 ^ 0x5a; 32],
+            nonce: [0x0c ^ l as u8; 24],
+            aad: chacha_fuzz::filler(200 + l as u64, aad_len),
+            message: chacha_fuzz::filler(300 + l as u64, len),
+            flip: (l * 53) as u16,
+        };
+        let name =
+            format!("stitched-{}-r20-aad-{aad_len}-len-{len}", if xchacha { "xchacha" } else { "chacha" });
+        corpus.add(name, &case, case.encode());
+    }
     corpus
 }
 
