@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets for a while each, from the committed seed corpus.
 #
-#   fuzz/run.sh SECONDS [TARGET...]      (default: every target: backends cipher_api rng aead)
+#   fuzz/run.sh SECONDS [TARGET...]      (default: every target: backends cipher_api rng aead secretstream)
 #
 # Checks that the committed corpus is what `src/bin/seed-corpus.rs` writes, installs
 # cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
@@ -24,7 +24,7 @@ fi
 seconds=$1
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(backends cipher_api rng aead)
+[ ${#targets[@]} -gt 0 ] || targets=(backends cipher_api rng aead secretstream)
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 read -r -a extra <<<"${FUZZ_ARGS:-}"
 

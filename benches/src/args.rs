@@ -45,6 +45,8 @@ impl Options {
             (None, false, Workload::Poly1305) => MAC_SIZES.to_vec(),
             (None, true, Workload::Poly1305) => vec![64, 16 * 1024],
             (None, false, Workload::ParCipher(_) | Workload::ParRng(_)) => PAR_SIZES.to_vec(),
+            (None, false, Workload::Chunked(_)) => vec![64 * 1024, 1024 * 1024],
+            (None, true, Workload::Chunked(_)) => vec![1024 * 1024],
             (None, true, Workload::ParCipher(_) | Workload::ParRng(_)) => vec![64 * 1024, 1024 * 1024],
         };
         let mut points = match workload {
@@ -53,6 +55,7 @@ impl Options {
             Workload::Cipher { .. }
             | Workload::Aead { .. }
             | Workload::Poly1305
+            | Workload::Chunked(_)
             | Workload::ParCipher(_)
             | Workload::ParRng(_) => Vec::new(),
         };
@@ -76,13 +79,16 @@ OPTIONS:
                       set_word_pos + next_u32; --sizes does not apply); chacha20poly1305
                       and xchacha20poly1305 (sealing with a new nonce per message), each
                       also as NAME-open (opening an authentic message in place); poly1305
-                      (a one-shot MAC per message); chacha20-par, chacha8-par
+                      (a one-shot MAC per message); secretstream-push, secretstream-pull
+                      and stream-be32 (a stream in 64 KiB chunks: libsodium's
+                      secretstream, and aead-stream's STREAM over ChaCha20Poly1305)
+                      [sizes: 64K,1M]; chacha20-par, chacha8-par
                       (par_apply_keystream on rayon's global pool beside apply_keystream
                       and OpenSSL), chacha20-rng-par, chacha8-rng-par (par_fill_bytes
                       beside fill_bytes), all four as `parallel` [sizes: 64K,1M,16M]; or
                       `all`
                       [default: the five variants, chacha20-new, xchacha20-new, the RNGs and
-                      their -setup, the four AEAD workloads, poly1305]
+                      their -setup, the four AEAD workloads, poly1305, the three chunked]
   --backends LIST     backends of ours, as Backend::name() spells them, or `none`; the rows
                       `ours` (the constructors users call: new(), from_seed, seed_from_u64)
                       come with any backend [default: every backend this CPU runs]
@@ -279,7 +285,7 @@ mod tests {
     #[test]
     fn defaults_and_values() {
         let o = parse_args(&[]).unwrap().unwrap();
-        assert_eq!(o.workloads.len(), 18);
+        assert_eq!(o.workloads.len(), 21);
         assert_eq!(o.backends, Backend::available().collect::<Vec<_>>());
         assert_eq!(o.peers, Peer::ALL);
         assert_eq!(o.points_for(o.workloads[0]), SIZES.iter().map(|&s| Point::Bytes(s)).collect::<Vec<_>>());
@@ -308,7 +314,7 @@ mod tests {
         );
         assert!(o.peers.is_empty());
         assert_eq!(o.rounds, 7);
-        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 25);
+        assert_eq!(parse_args(&["--variants", "all"]).unwrap().unwrap().workloads.len(), 28);
         let par = parse_args(&["--variants", "parallel,chacha8-par"]).unwrap().unwrap();
         assert_eq!(par.workloads, Workload::parallel());
         assert_eq!(

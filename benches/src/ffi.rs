@@ -502,6 +502,88 @@ pub struct Sodium {
     ///  unsigned long long inlen, const unsigned char *k);`
     /// (sodium/crypto_onetimeauth_poly1305.h)
     poly1305: unsafe extern "C" fn(*mut c_uchar, *const c_uchar, c_ulonglong, *const c_uchar) -> c_int,
+    /// `int crypto_secretstream_xchacha20poly1305_init_push
+    ///  (crypto_secretstream_xchacha20poly1305_state *state, unsigned char header[24],
+    ///  const unsigned char k[32]);` (sodium/crypto_secretstream_xchacha20poly1305.h)
+    stream_init_push: unsafe extern "C" fn(*mut SecretStreamState, *mut c_uchar, *const c_uchar) -> c_int,
+    /// `int crypto_secretstream_xchacha20poly1305_init_pull(... *state,
+    ///  const unsigned char header[24], const unsigned char k[32]);`
+    stream_init_pull: unsafe extern "C" fn(*mut SecretStreamState, *const c_uchar, *const c_uchar) -> c_int,
+    /// `int crypto_secretstream_xchacha20poly1305_push(... *state, unsigned char *c,
+    ///  unsigned long long *clen_p, const unsigned char *m, unsigned long long mlen,
+    ///  const unsigned char *ad, unsigned long long adlen, unsigned char tag);`
+    stream_push: unsafe extern "C" fn(
+        *mut SecretStreamState,
+        *mut c_uchar,
+        *mut c_ulonglong,
+        *const c_uchar,
+        c_ulonglong,
+        *const c_uchar,
+        c_ulonglong,
+        c_uchar,
+    ) -> c_int,
+    /// `int crypto_secretstream_xchacha20poly1305_pull(... *state, unsigned char *m,
+    ///  unsigned long long *mlen_p, unsigned char *tag_p, const unsigned char *c,
+    ///  unsigned long long clen, const unsigned char *ad, unsigned long long adlen);`
+    stream_pull: unsafe extern "C" fn(
+        *mut SecretStreamState,
+        *mut c_uchar,
+        *mut c_ulonglong,
+        *mut c_uchar,
+        *const c_uchar,
+        c_ulonglong,
+        *const c_uchar,
+        c_ulonglong,
+    ) -> c_int,
+    /// `void crypto_secretstream_xchacha20poly1305_rekey(... *state);`
+    stream_rekey: unsafe extern "C" fn(*mut SecretStreamState),
+}
+
+/// `crypto_secretstream_xchacha20poly1305_state` (sodium/crypto_secretstream_xchacha20poly1305.h):
+/// `unsigned char k[32]; unsigned char nonce[12]; unsigned char _pad[8];` — bytes only, so
+/// alignment 1 and no padding between them. The nonce starts with the 32-bit
+/// little-endian counter.
+#[derive(Clone)]
+#[repr(C)]
+pub struct SecretStreamState {
+    k: [u8; 32],
+    nonce: [u8; 12],
+    pad: [u8; 8],
+}
+
+/// The counter only: a test's key is no secret, but a printed state is noise.
+impl std::fmt::Debug for SecretStreamState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SecretStreamState").field("counter", &self.counter()).finish_non_exhaustive()
+    }
+}
+
+/// The version: the rest is function pointers.
+impl std::fmt::Debug for Sodium {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sodium").field("version", &self.version).finish_non_exhaustive()
+    }
+}
+
+impl SecretStreamState {
+    fn zeroed() -> Self {
+        SecretStreamState { k: [0; 32], nonce: [0; 12], pad: [0; 8] }
+    }
+
+    /// The chunk counter, which the next chunk uses (1 after `init_*`; 0 after it wraps).
+    pub fn counter(&self) -> u32 {
+        u32::from_le_bytes(self.nonce[..4].try_into().expect("4 bytes"))
+    }
+
+    /// The key and the nonce (the counter, then 8 bytes).
+    pub fn key_and_nonce(&self) -> ([u8; 32], [u8; 12]) {
+        (self.k, self.nonce)
+    }
+
+    /// Sets the chunk counter (libsodium has no call for it): the tests reach its wrap so.
+    pub fn set_counter(&mut self, counter: u32) {
+        self.nonce[..4].copy_from_slice(&counter.to_le_bytes());
+    }
 }
 
 /// `int crypto_aead_*_encrypt_detached(unsigned char *c, unsigned char *mac,
@@ -574,6 +656,16 @@ impl Sodium {
             },
             // SAFETY: the type is the header's declaration quoted on the field.
             poly1305: unsafe { function(&lib, "crypto_onetimeauth_poly1305")? },
+            // SAFETY: each type is the header's declaration quoted on its field.
+            stream_init_push: unsafe { function(&lib, "crypto_secretstream_xchacha20poly1305_init_push")? },
+            // SAFETY: as above.
+            stream_init_pull: unsafe { function(&lib, "crypto_secretstream_xchacha20poly1305_init_pull")? },
+            // SAFETY: as above.
+            stream_push: unsafe { function(&lib, "crypto_secretstream_xchacha20poly1305_push")? },
+            // SAFETY: as above.
+            stream_pull: unsafe { function(&lib, "crypto_secretstream_xchacha20poly1305_pull")? },
+            // SAFETY: as above.
+            stream_rekey: unsafe { function(&lib, "crypto_secretstream_xchacha20poly1305_rekey")? },
             _lib: lib,
         })
     }
@@ -712,6 +804,128 @@ impl Sodium {
         };
         assert_eq!(rc, 0, "crypto_onetimeauth_poly1305");
         tag
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_init_push`: a stream under `key` and the
+    /// random header libsodium drew for it.
+    pub fn secretstream_init_push(&self, key: &[u8; 32]) -> (SecretStreamState, [u8; 24]) {
+        let mut state = SecretStreamState::zeroed();
+        let mut header = [0u8; 24];
+        // SAFETY: `state` is the C struct (repr(C), the header's fields), `header` has the
+        // 24 bytes it writes, the key the 32 it reads.
+        let rc = unsafe { (self.stream_init_push)(&mut state, header.as_mut_ptr(), key.as_ptr()) };
+        assert_eq!(rc, 0, "crypto_secretstream_xchacha20poly1305_init_push");
+        (state, header)
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_init_pull`.
+    pub fn secretstream_init_pull(&self, key: &[u8; 32], header: &[u8; 24]) -> SecretStreamState {
+        let mut state = SecretStreamState::zeroed();
+        // SAFETY: as in `secretstream_init_push`; the header is read, 24 bytes.
+        let rc = unsafe { (self.stream_init_pull)(&mut state, header.as_ptr(), key.as_ptr()) };
+        assert_eq!(rc, 0, "crypto_secretstream_xchacha20poly1305_init_pull");
+        state
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_push` of `msg` into `chunk`, which must be
+    /// `msg.len() + 17` bytes.
+    pub fn secretstream_push(
+        &self,
+        state: &mut SecretStreamState,
+        chunk: &mut [u8],
+        msg: &[u8],
+        aad: &[u8],
+        tag: u8,
+    ) {
+        assert_eq!(chunk.len(), msg.len() + 17, "a chunk is the message and 17 bytes");
+        let mut len: c_ulonglong = 0;
+        // SAFETY: `chunk` has the `msg.len() + 17` writable bytes push writes (checked
+        // above) and does not overlap `msg` (a `&mut` and a `&`); `msg` and `aad` have
+        // their lengths of readable bytes; `len` is a valid integer to write to.
+        let rc = unsafe {
+            (self.stream_push)(
+                state,
+                chunk.as_mut_ptr(),
+                &mut len,
+                msg.as_ptr(),
+                msg.len() as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                tag,
+            )
+        };
+        assert!(rc == 0 && len as usize == chunk.len(), "crypto_secretstream_xchacha20poly1305_push");
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_push` in place: `chunk` holds the message at
+    /// `chunk[1..len − 16]` and becomes the chunk.
+    pub fn secretstream_push_in_place(
+        &self,
+        state: &mut SecretStreamState,
+        chunk: &mut [u8],
+        aad: &[u8],
+        tag: u8,
+    ) {
+        let mlen = chunk.len().checked_sub(17).expect("a chunk is the message and 17 bytes");
+        let c = chunk.as_mut_ptr();
+        let mut len: c_ulonglong = 0;
+        // SAFETY: `c` points to `mlen + 17` writable bytes. libsodium writes the tag byte to
+        // c[0] first, then encrypts m = c + 1 into c + 1 (its ChaCha20 allows c == m),
+        // authenticates that ciphertext and writes the MAC after it: the message is read
+        // only where it is then overwritten by its own ciphertext. `aad` has `aad.len()`
+        // readable bytes; `len` is a valid integer to write to.
+        let rc = unsafe {
+            (self.stream_push)(
+                state,
+                c,
+                &mut len,
+                c.wrapping_add(1),
+                mlen as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+                tag,
+            )
+        };
+        assert!(rc == 0 && len as usize == chunk.len(), "crypto_secretstream_xchacha20poly1305_push");
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_pull` of `chunk` into `msg` (`chunk.len() −
+    /// 17` bytes): the tag, or `None` if libsodium refused the chunk.
+    pub fn secretstream_pull(
+        &self,
+        state: &mut SecretStreamState,
+        msg: &mut [u8],
+        chunk: &[u8],
+        aad: &[u8],
+    ) -> Option<u8> {
+        assert_eq!(msg.len() + 17, chunk.len(), "a chunk is the message and 17 bytes");
+        let mut len: c_ulonglong = 0;
+        let mut tag: c_uchar = 0;
+        // SAFETY: `msg` has the `chunk.len() − 17` writable bytes pull writes (checked
+        // above) and does not overlap `chunk`; `chunk` and `aad` have their lengths of
+        // readable bytes; `len` and `tag` are valid to write to.
+        let rc = unsafe {
+            (self.stream_pull)(
+                state,
+                msg.as_mut_ptr(),
+                &mut len,
+                &mut tag,
+                chunk.as_ptr(),
+                chunk.len() as c_ulonglong,
+                aad.as_ptr(),
+                aad.len() as c_ulonglong,
+            )
+        };
+        (rc == 0).then(|| {
+            assert_eq!(len as usize, msg.len(), "crypto_secretstream_xchacha20poly1305_pull");
+            tag
+        })
+    }
+
+    /// `crypto_secretstream_xchacha20poly1305_rekey`.
+    pub fn secretstream_rekey(&self, state: &mut SecretStreamState) {
+        // SAFETY: `state` is the C struct, initialised by `init_push` or `init_pull`.
+        unsafe { (self.stream_rekey)(state) };
     }
 }
 

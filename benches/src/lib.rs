@@ -24,6 +24,7 @@
 #![deny(unsafe_code)]
 
 mod aeads;
+mod chunked;
 pub mod cpu;
 #[allow(unsafe_code)]
 mod ffi;
@@ -39,6 +40,10 @@ pub use aeads::{
     aead_on_ours, aead_open_transcript, aead_transcript, seal_nonce, xseal_nonce,
 };
 pub use chacha_backends::Backend;
+pub use chunked::{
+    CHUNK, ChunkedImplementation, ChunkedOp, chunked_check_len, chunked_implementations, chunked_transcript,
+};
+pub use ffi::{SecretStreamState, Sodium, sodium};
 pub use impls::{
     Algorithm, CipherImplementation, OPENSSL_AVX2_CAP, OURS, Origin, Peer, Stream, cipher_implementations,
     ours_par_name, par_cipher_implementations, par_threads,

@@ -215,6 +215,10 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
                 "8 messages of 0 to 4103 bytes sealed, opened in place, and refused with a forged tag"
             }
             Workload::Poly1305 => "the tags of 12 messages of 0 to 4103 bytes, each under its own key",
+            Workload::Chunked(chacha_bench::ChunkedOp::SecretStreamPull) => {
+                "6 streams of 0 to 200 KiB pushed, pulled, and refused with a changed MAC byte"
+            }
+            Workload::Chunked(_) => "6 streams of 0 to 200 KiB sealed in 64 KiB chunks",
             Workload::ParCipher(_) => "streamed in uneven chunks, and new + apply",
             Workload::ParRng(_) => "a mix of fill_bytes, next_u32 and next_u64",
         };

@@ -237,6 +237,7 @@ pub fn write_csv(
                 Workload::Rng(v) | Workload::RngSetup(v) => (v.id(), String::new()),
                 Workload::Aead { algorithm, .. } => (algorithm.id(), String::new()),
                 Workload::Poly1305 => ("poly1305", String::new()),
+                Workload::Chunked(op) => (op.id(), String::new()),
                 Workload::ParCipher(variant) => (variant.id(), false.to_string()),
                 Workload::ParRng(v) => (v.id(), String::new()),
             };
@@ -253,6 +254,9 @@ pub fn write_csv(
                 (Workload::Aead { open: false, .. }, _) => "seal_in_place_detached",
                 (Workload::Aead { open: true, .. }, _) => "open_in_place_detached",
                 (Workload::Poly1305, _) => "poly1305_one_shot",
+                (Workload::Chunked(chacha_bench::ChunkedOp::SecretStreamPush), _) => "push_in_place_64k",
+                (Workload::Chunked(chacha_bench::ChunkedOp::SecretStreamPull), _) => "pull_to_64k",
+                (Workload::Chunked(chacha_bench::ChunkedOp::StreamSeal), _) => "encrypt_next_in_place_64k",
                 (Workload::ParCipher(_), _) if par => "par_apply_keystream",
                 (Workload::ParCipher(_), _) => "apply_keystream",
                 (Workload::ParRng(_), _) if par => "par_fill_bytes",

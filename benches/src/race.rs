@@ -15,6 +15,7 @@ use chacha_backends::Backend;
 use crate::aeads::{
     AeadAlgorithm, AeadImplementation, aead_implementations, aead_open_transcript, aead_transcript,
 };
+use crate::chunked::{ChunkedImplementation, ChunkedOp, chunked_implementations, chunked_transcript};
 use crate::impls::{
     Algorithm, CipherImplementation, Origin, Peer, Stream, cipher_implementations, par_cipher_implementations,
 };
@@ -51,6 +52,8 @@ pub enum Workload {
     },
     /// Poly1305 alone: a one-shot MAC per message (key setup, absorb, tag).
     Poly1305,
+    /// A long message in 64 KiB chunks: secretstream pushing or pulling, or STREAM sealing.
+    Chunked(ChunkedOp),
     /// A cipher variant's `par_apply_keystream` on rayon's global pool beside its
     /// `apply_keystream`, one instance streaming message after message.
     ParCipher(Algorithm),
@@ -69,6 +72,7 @@ impl Workload {
             Workload::Aead { algorithm, open: false } => algorithm.id().to_string(),
             Workload::Aead { algorithm, open: true } => format!("{}-open", algorithm.id()),
             Workload::Poly1305 => "poly1305".to_string(),
+            Workload::Chunked(op) => op.id().to_string(),
             Workload::ParCipher(variant) => format!("{}-par", variant.id()),
             Workload::ParRng(r) => format!("{}-par", r.id()),
         }
@@ -107,6 +111,7 @@ impl Workload {
                 algorithm.title()
             ),
             Workload::Poly1305 => "Poly1305, a one-shot MAC per message (key setup, absorb, tag)".to_string(),
+            Workload::Chunked(op) => op.title(),
             Workload::ParCipher(variant) => format!(
                 "{}, par_apply_keystream on rayon's global pool ({} threads) beside apply_keystream, one instance",
                 variant.title(),
@@ -144,6 +149,7 @@ impl Workload {
             .flat_map(|algorithm| [false, true].map(|open| Workload::Aead { algorithm, open }))
             .collect();
         all.push(Workload::Poly1305);
+        all.extend(ChunkedOp::ALL.map(Workload::Chunked));
         all
     }
 
@@ -168,6 +174,7 @@ impl Workload {
             Workload::Rng(_) | Workload::RngSetup(_) => peer.offers_rng(),
             Workload::Aead { algorithm, .. } => peer.offers_aead(algorithm),
             Workload::Poly1305 => peer.offers_poly1305(),
+            Workload::Chunked(op) => op.offered_by(peer),
             // OpenSSL, the fastest sequential peer, in this process (a worker's rows would be
             // raced beside the pool's threads).
             Workload::ParCipher(variant) => peer == Peer::OpenSsl && peer.offers(variant),
@@ -192,6 +199,8 @@ impl Workload {
             Workload::Cipher { .. } | Workload::Aead { .. } | Workload::ParCipher(_) | Workload::Poly1305 => {
                 Some("new")
             }
+            Workload::Chunked(ChunkedOp::StreamSeal) => Some("new"),
+            Workload::Chunked(_) => Some("from_header"),
             Workload::ParRng(_) => Some("from_seed"),
             Workload::RngSetup(_) if point == Point::SeedU32 => Some("seed_from_u64"),
             Workload::Rng(_) | Workload::RngSetup(_) => Some("from_seed"),
@@ -271,6 +280,8 @@ pub enum Implementation {
     Aead(AeadImplementation),
     /// A Poly1305.
     Mac(MacImplementation),
+    /// A chunked encryption.
+    Chunked(ChunkedImplementation),
 }
 
 impl Implementation {
@@ -281,6 +292,7 @@ impl Implementation {
             Implementation::Rng(i) => &i.name,
             Implementation::Aead(i) => &i.name,
             Implementation::Mac(i) => &i.name,
+            Implementation::Chunked(i) => &i.name,
         }
     }
 
@@ -291,6 +303,7 @@ impl Implementation {
             Implementation::Rng(i) => i.origin,
             Implementation::Aead(i) => i.origin,
             Implementation::Mac(i) => i.origin,
+            Implementation::Chunked(i) => i.origin,
         }
     }
 
@@ -329,6 +342,16 @@ impl Implementation {
                 assert!(matches!(point, Point::Bytes(_)), "Poly1305 has no {point:?}");
                 Setup::Mac
             }
+            (Implementation::Chunked(i), Workload::Chunked(op)) => {
+                assert!(matches!(point, Point::Bytes(_)), "a chunked stream has no {point:?}");
+                let plain: Vec<u8> = (0..buf.len()).map(|j| j as u8).collect();
+                let sealed = i.seal(&plain);
+                if op == ChunkedOp::SecretStreamPull {
+                    Setup::ChunkedOpen(sealed)
+                } else {
+                    Setup::ChunkedSeal(sealed)
+                }
+            }
             (implementation, _) => {
                 panic!("{} is not an implementation of {}", implementation.name(), workload.id())
             }
@@ -354,6 +377,9 @@ pub fn implementations(workload: Workload, backends: &[Backend], peers: &[Peer])
         Workload::Poly1305 => {
             mac_implementations(backends, peers).into_iter().map(Implementation::Mac).collect()
         }
+        Workload::Chunked(op) => {
+            chunked_implementations(op, backends, peers).into_iter().map(Implementation::Chunked).collect()
+        }
         Workload::ParCipher(variant) => par_cipher_implementations(variant, backends, peers)
             .into_iter()
             .map(Implementation::Cipher)
@@ -378,6 +404,10 @@ enum Setup {
     Open([[u8; 16]; 2]),
     /// The implementation computes the buffer's Poly1305 tag.
     Mac,
+    /// The implementation seals the stream in place in this buffer (laid out as its chunks).
+    ChunkedSeal(Vec<u8>),
+    /// The implementation opens this sealed stream into the runner's buffer.
+    ChunkedOpen(Vec<u8>),
 }
 
 /// One implementation at one point, ready to run batches (its instance, if any, keeps its
@@ -415,6 +445,10 @@ impl Runner {
             (Setup::Seal, Implementation::Aead(i)) => i.run(&mut self.buf, first, calls),
             (Setup::Open(tags), Implementation::Aead(i)) => i.run_open(&mut self.buf, tags, first, calls),
             (Setup::Mac, Implementation::Mac(i)) => i.run(&self.buf, calls),
+            (Setup::ChunkedSeal(area), Implementation::Chunked(i)) => i.run_seal(self.buf.len(), area, calls),
+            (Setup::ChunkedOpen(sealed), Implementation::Chunked(i)) => {
+                i.run_open(self.buf.len(), sealed, &mut self.buf, calls)
+            }
             _ => unreachable!("a runner runs the implementation it was made from"),
         }
         self.item = first.wrapping_add(calls);
@@ -498,6 +532,7 @@ pub fn transcript(workload: Workload, implementation: &mut Implementation) -> Ve
         }
         Implementation::Aead(imp) => aead_transcript(imp),
         Implementation::Mac(imp) => mac_transcript(imp),
+        Implementation::Chunked(imp) => chunked_transcript(imp),
     }
 }
 
@@ -551,6 +586,7 @@ pub fn compare(workload: Workload, transcripts: &[(String, Vec<u8>)]) -> Result<
                 )
             }
             Workload::Poly1305 => format!("byte {at} of the tags"),
+            Workload::Chunked(_) => format!("byte {at} of the sealed (and opened) streams"),
         };
         problems.push(format!("{name} differs from {first_name} ({place})"));
     }

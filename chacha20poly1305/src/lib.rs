@@ -46,6 +46,19 @@
 //! assert_eq!(&buffer, b"plaintext message");
 //! ```
 //!
+//! ## Which to use
+//! | what you encrypt | use | what it guarantees about order and the end |
+//! |---|---|---|
+//! | one message at a time, nonces from a counter | [`ChaCha20Poly1305`] | each message alone: a dropped, replayed or reordered message is your protocol's to notice (e.g. the counter it expects next) |
+//! | one message at a time, random nonces (no counter to keep) | [`XChaCha20Poly1305`]: 24 random bytes per message are safe | the same |
+//! | a file or a socket: one long message in chunks | `secretstream` (feature `secretstream`; libsodium's format, read by libsodium and its bindings), or STREAM (RustCrypto's `aead-stream` over [`ChaCha20Poly1305`] or [`XChaCha20Poly1305`], as age does) | a chunk changed, dropped, reordered, replayed or from another stream is refused. The end: secretstream's last chunk carries the `Final` tag and its decryptor's `finish` refuses a stream that stops before it; STREAM's last chunk is sealed as the last, so a stream cut after any other chunk fails at `decrypt_last` |
+//!
+//! secretstream draws its own nonces from a random header and rekeys as it goes, and its
+//! tags mark the ends of records inside the stream (`Push`) and can rekey at any chunk;
+//! STREAM is smaller (16 bytes per chunk and no header beyond the nonce prefix) and runs
+//! on any AEAD. Both are tested against libsodium and the published `chacha20poly1305`
+//! (in this workspace), and `examples/encrypt_file.rs` encrypts a file with secretstream.
+//!
 //! ## Choosing the backend
 //! `ChaChaPoly1305::new` runs on [`Backend::detect`]'s choice (cached: no CPU probe per
 //! call). [`ChaChaPoly1305::with_backend`] takes one of [`Backend::available`];
@@ -71,6 +84,8 @@
 #![forbid(unsafe_code)]
 
 mod construction;
+#[cfg(feature = "secretstream")]
+pub mod secretstream;
 mod stream;
 
 /// The crate README's example, compiled and run as a doc test.

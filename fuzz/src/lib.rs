@@ -11,7 +11,8 @@
 //! Each target computes what must happen from `chacha_core::reference` alone (a model),
 //! then checks every backend of `Backend::available()` against it, both through `Backend`
 //! (the run-time `match`) and as the backend's own kernel type (`Backend::with_kernel`);
-//! the `aead` target through the `chacha20poly1305` crate's `with_backend` and `new`.
+//! the `aead` and `secretstream` targets through the `chacha20poly1305` crate's
+//! `with_backend` (and `new`).
 
 #![forbid(unsafe_code)]
 
@@ -23,6 +24,7 @@ pub mod aead;
 pub mod backends;
 pub mod cipher_api;
 pub mod rng;
+pub mod secretstream;
 
 /// Reads `N` bytes from the front (zeros once the input is used up).
 pub fn take<const N: usize>(u: &mut Unstructured<'_>) -> [u8; N] {

@@ -12,7 +12,7 @@
 use std::{fs, path::Path};
 
 use arbitrary::{Arbitrary, Unstructured};
-use chacha_fuzz::{aead, backends, cipher_api, rng};
+use chacha_fuzz::{aead, backends, cipher_api, rng, secretstream};
 
 /// The request lengths every boundary seed is tried with: around one block, four blocks
 /// (the batch), eight and sixteen (the widest kernels).
@@ -362,9 +362,48 @@ fn aead_corpus() -> Corpus {
     corpus
 }
 
+fn secretstream_corpus() -> Corpus {
+    use secretstream::{Case, Chunk};
+    let mut corpus = Corpus { target: "secretstream", seeds: Vec::new() };
+    // Each tag alone, ending the stream or not; then streams of several chunks whose
+    // messages sit around the Poly1305 block, the ChaCha block and the one-pass pieces,
+    // with associated data of every padding class and explicit rekeys.
+    for tag in 0..4u8 {
+        let case = Case {
+            key: [tag; 32],
+            header: [0x40 | tag; 24],
+            flip: u16::from(tag) * 97,
+            chunks: vec![Chunk {
+                tag,
+                rekey_after: false,
+                aad: Vec::new(),
+                message: b"secretstream".to_vec(),
+            }],
+        };
+        corpus.add(format!("one-chunk-tag-{tag}"), &case, case.encode());
+    }
+    for (l, len) in
+        [0usize, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 4095, 4096, 4097].into_iter().enumerate()
+    {
+        let chunks = (0..3u8)
+            .map(|i| Chunk {
+                tag: if i == 2 { 3 } else { i },
+                rekey_after: (l + usize::from(i)) % 4 == 0,
+                aad: chacha_fuzz::filler(l as u64 + u64::from(i), [0, 1, 16, 17][(l + usize::from(i)) % 4]),
+                message: chacha_fuzz::filler(200 + l as u64, len + usize::from(i)),
+            })
+            .collect();
+        let case =
+            Case { key: [l as u8 ^ 0x5a; 32], header: [0xa5 ^ l as u8; 24], flip: (l * 1031) as u16, chunks };
+        corpus.add(format!("three-chunks-len-{len}"), &case, case.encode());
+    }
+    corpus
+}
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let corpora = [backends_corpus(), cipher_api_corpus(), rng_corpus(), aead_corpus()];
+    let corpora =
+        [backends_corpus(), cipher_api_corpus(), rng_corpus(), aead_corpus(), secretstream_corpus()];
     if std::env::args().any(|a| a == "--check") {
         let differences: Vec<String> = corpora.iter().flat_map(|c| c.differences(&root)).collect();
         if !differences.is_empty() {
