@@ -781,11 +781,17 @@ mod tests {
     fn chunks_match_the_reference() {
         let key = Key::from([0x11; 32]);
         let header = Header::from(core::array::from_fn::<u8, 24, _>(|i| i as u8));
-        let lens = (0..200).chain([255, 256, 257, 1023, 1024, 1025, 4095, 4096, 4097, 70_000]);
+        // Under miri (scripts/miri.sh, its soft-aead lane), a few lengths across the edges:
+        // the whole list there is minutes of interpreted ChaCha for no new memory access.
+        let lens: Vec<usize> = if cfg!(miri) {
+            vec![0, 1, 15, 16, 17, 63, 64, 65, 200, 1025]
+        } else {
+            (0..200).chain([255, 256, 257, 1023, 1024, 1025, 4095, 4096, 4097, 70_000]).collect()
+        };
         for backend in Backend::available() {
             let mut tx = Encryptor::with_backend(&key, &header, backend);
             let (mut k, mut nonce) = (tx.stream.key, tx.stream.nonce);
-            for (i, len) in lens.clone().enumerate() {
+            for (i, &len) in lens.iter().enumerate() {
                 let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
                 let aad = vec![0xaa; i % 33];
                 let tag = [Tag::Message, Tag::Push, Tag::Rekey][i % 3];
