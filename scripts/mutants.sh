@@ -23,9 +23,13 @@
 # budget, spent again on every landing though chacha-core rarely changes.
 #
 # So the gate keeps a record, .cargo/mutants-verified: the key of the inputs a whole run
-# passed on (the git objects of chacha-core/, testdata/, Cargo.lock, Cargo.toml and
-# .cargo/mutants.toml: the code, its tests, the dependencies and the exclusions) and where
-# that run was. With --unless-verified the run is skipped when the key of this checkout
+# passed on and where that run was. The inputs are what a mutant's build and tests read:
+# the git objects of chacha-core/, testdata/ and .cargo/mutants.toml (the code, its tests,
+# the exclusions); chacha-core's resolved dependencies with their versions and features
+# (`cargo tree -p chacha-core`, dev-dependencies included: what Cargo.lock says for it);
+# and the workspace's build settings (Cargo.toml without its member list and dependency
+# table: edition, lints, profiles). A crate added to the workspace, or a dependency of
+# another crate updated, leaves the key as it was. With --unless-verified the run is skipped when the key of this checkout
 # matches, and says so; any change to those inputs (or an uncommitted one) runs every
 # mutant. A run with --record that misses none writes the record: commit it with the
 # change it verified. The gate itself never writes it, so a record is always a whole run
@@ -34,14 +38,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 record_file=.cargo/mutants-verified
-key_inputs=(chacha-core testdata Cargo.lock Cargo.toml .cargo/mutants.toml)
-# The inputs' git objects as committed; "dirty" when the working tree differs from them.
+key_inputs=(chacha-core testdata .cargo/mutants.toml)
+# The inputs as committed; "dirty" when the working tree differs from them (Cargo.lock and
+# Cargo.toml feed the derived parts).
 inputs_key() {
-  if ! git diff --quiet HEAD -- "${key_inputs[@]}" || [ -n "$(git ls-files --others --exclude-standard -- "${key_inputs[@]}")" ]; then
+  local files=("${key_inputs[@]}" Cargo.lock Cargo.toml)
+  if ! git diff --quiet HEAD -- "${files[@]}" || [ -n "$(git ls-files --others --exclude-standard -- "${files[@]}")" ]; then
     echo dirty; return
   fi
-  local p
-  for p in "${key_inputs[@]}"; do echo "$p $(git rev-parse "HEAD:$p")"; done | sha256sum | cut -c1-64
+  local p deps
+  deps=$(cargo tree -q -p chacha-core --all-features -e normal,build,dev --locked --prefix none --format '{p} {f}' |
+    sed -E 's/ \(\/[^)]*\)//; s/ \(\*\)$//' | sort -u) ||
+    { echo "mutants: cargo tree could not resolve chacha-core's dependencies" >&2; return 1; }
+  {
+    for p in "${key_inputs[@]}"; do echo "$p $(git rev-parse "HEAD:$p")"; done
+    echo "dependencies:"
+    echo "$deps"
+    echo "settings:"
+    # Every section but the member list and the dependency table (whose entries for
+    # chacha-core's dependencies are in the tree above); the resolver line stays.
+    awk '/^\[/ { skip = ($0 == "[workspace]" || $0 == "[workspace.dependencies]") }
+      !skip || /^resolver *=/' Cargo.toml
+  } | sha256sum | cut -c1-64
 }
 mode=run
 case ${1:-} in
@@ -54,8 +72,8 @@ fi
 if [ "$mode" = check ]; then
   key=$(inputs_key)
   if [ "$key" != dirty ] && [ -f "$record_file" ] && grep -qx "key $key" "$record_file"; then
-    echo "mutants: skipped: chacha-core, its tests, the lock file and the exclusions are the ones every"
-    echo "mutant was caught on ($record_file):"
+    echo "mutants: skipped: chacha-core, its tests, its dependencies, the build settings and the exclusions"
+    echo "are the ones every mutant was caught on ($record_file):"
     sed 's/^/  /' "$record_file"
     exit 0
   fi
@@ -87,7 +105,7 @@ case $status in
 esac
 if [ "$mode" = record ]; then
   key=$(inputs_key)
-  [ "$key" != dirty ] || { echo "mutants: not recorded: commit the inputs first (${key_inputs[*]})" >&2; exit 1; }
+  [ "$key" != dirty ] || { echo "mutants: not recorded: commit the inputs first (${key_inputs[*]} Cargo.lock Cargo.toml)" >&2; exit 1; }
   caught=$(wc -l <target/mutants/mutants.out/caught.txt)
   timeouts=$(wc -l <target/mutants/mutants.out/timeout.txt)
   {
