@@ -781,7 +781,7 @@ mod tests {
     fn chunks_match_the_reference() {
         let key = Key::from([0x11; 32]);
         let header = Header::from(core::array::from_fn::<u8, 24, _>(|i| i as u8));
-        // Under miri (scripts/miri.sh, its soft-aead lane), a few lengths across the edges:
+        // Under miri (scripts/miri.sh, its soft build), a few lengths across the edges:
         // the whole list there is minutes of interpreted ChaCha for no new memory access.
         let lens: Vec<usize> = if cfg!(miri) {
             vec![0, 1, 15, 16, 17, 63, 64, 65, 200, 1025]
