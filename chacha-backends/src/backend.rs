@@ -137,6 +137,11 @@ impl Backend {
     pub fn by_name(name: &str) -> Option<Backend> {
         Self::available().find(|b| b.name() == name)
     }
+
+    /// Runs `body` with the kernel inside this backend, as its own type.
+    pub fn with_kernel<F: WithKernel>(self, body: F) -> F::Output {
+        on_kernel!(self, |kernel| body.call(kernel))
+    }
 }
 
 #[cold]
@@ -163,11 +168,28 @@ impl fmt::Debug for Backend {
     }
 }
 
-impl Backend {
-    /// Runs `body` with the kernel inside this backend, as its own type.
-    pub fn with_kernel<F: WithKernel>(self, body: F) -> F::Output {
-        on_kernel!(self, |kernel| body.call(kernel))
-    }
+/// `$call` with `$at` naming the entry-point module of `$r`'s round count (`entry::r8`,
+/// `entry::r12`, `entry::r20`). A `match` on an associated constant is resolved when the
+/// caller's generic code is instantiated, before any code is generated: the caller's crate
+/// names one entry point.
+macro_rules! by_rounds {
+    ($r:ty, |$at:ident| $call:expr) => {
+        match <$r as Rounds>::DOUBLE_ROUNDS {
+            4 => {
+                use entry::r8 as $at;
+                $call
+            }
+            6 => {
+                use entry::r12 as $at;
+                $call
+            }
+            10 => {
+                use entry::r20 as $at;
+                $call
+            }
+            _ => unreachable!("`Rounds` is sealed: R8, R12 and R20 are all there is"),
+        }
+    };
 }
 
 /// The fronts' default kernel: each call goes to the entry point of its layout and rounds,
@@ -256,31 +278,6 @@ fn ietf<V: Variant>(state: &State<V>) -> &State<chacha_core::Ietf> {
         StateRef::Legacy(_) => unreachable!("the caller checked: a layout with one counter word is Ietf"),
     }
 }
-
-/// `$call` with `$at` naming the entry-point module of `$r`'s round count (`entry::r8`,
-/// `entry::r12`, `entry::r20`). A `match` on an associated constant is resolved when the
-/// caller's generic code is instantiated, before any code is generated: the caller's crate
-/// names one entry point.
-macro_rules! by_rounds {
-    ($r:ty, |$at:ident| $call:expr) => {
-        match <$r as Rounds>::DOUBLE_ROUNDS {
-            4 => {
-                use entry::r8 as $at;
-                $call
-            }
-            6 => {
-                use entry::r12 as $at;
-                $call
-            }
-            10 => {
-                use entry::r20 as $at;
-                $call
-            }
-            _ => unreachable!("`Rounds` is sealed: R8, R12 and R20 are all there is"),
-        }
-    };
-}
-use by_rounds;
 
 /// The entry points: the kernels compiled once, here, for each round count and layout, so
 /// that a crate using the fronts compiles none of them again.
