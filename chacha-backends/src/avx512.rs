@@ -451,7 +451,7 @@ impl Steps {
 ///
 /// One instance per operation for every round count (`steps`), out of line: an `#[inline]`
 /// one is emitted in each codegen unit that calls it, and each round count's entry points
-/// are one (`compiled.rs`). `tail`: `None` for a `fill` (no partial block), so that its
+/// are one (`backend.rs`). `tail`: `None` for a `fill` (no partial block), so that its
 /// caller neither makes one nor keeps a frame for it, and jumps here.
 /// # Safety
 /// As [`Cursor::from_parts`].

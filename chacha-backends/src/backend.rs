@@ -1,20 +1,31 @@
-//! [`Backend`]: which ISA module runs, chosen once, and the one place that dispatches.
+//! [`Backend`]: which ISA module runs, chosen once, and the one path from a call to a kernel.
 //!
-//! Every compiled-in backend is a variant (see `build.rs` for which are compiled in). A
-//! SIMD variant carries its module's proof type, which only that module's `detect()` can
-//! create after checking the CPU, so holding a `Backend` means it can run here.
+//! Every compiled-in backend is a variant (`build.rs` says which are compiled in). A SIMD
+//! variant carries its module's proof type, which only that module's `detect()` can create
+//! after checking the CPU, so holding a `Backend` means it can run here.
 //!
-//! The backends are listed once, in the `backends!` table at the bottom of this file: the
-//! enum, the probes (fastest first), `name()`, `COMPILED`, the generic `Kernel` dispatch
-//! and [`Backend::with_kernel`] all follow from it. `Backend`'s own [`Kernel`] impl goes
-//! through the entry points of `compiled`, compiled once in this crate.
+//! The backends are listed once, in the `backends!` table below: the enum, the probes
+//! (fastest first), `name()`, `COMPILED`, [`Backend::with_kernel`] and `on_kernel!`, the
+//! one `match` over the backends, all follow from it.
+//!
+//! How a call reaches a kernel, all in this file:
+//!
+//! 1. `impl Kernel for Backend`, inlined into the caller, picks the entry point of the
+//!    call's layout (`match state.layout()`) and round count (`by_rounds!`, a `match` on
+//!    `R::DOUBLE_ROUNDS`). Both are known when the caller's generic code is instantiated,
+//!    so the caller's crate holds one call and compiles no kernel.
+//! 2. The entry point (`entry::r20::xor`, …) is not generic, so it is compiled once, in
+//!    this crate. It runs `on_kernel!`: the module's own `Kernel` method for the backend
+//!    inside the `Backend`, with the rounds and layout fixed.
+//!
+//! The operations without a round count (`batch_blocks`, `poly1305_blocks`) run
+//! `on_kernel!` directly, and so do the AEAD steps other than ChaCha20-Poly1305's, compiled
+//! in the caller's crate.
 
 use core::fmt;
 
-use crate::compiled::{self, route};
-
 use chacha_core::{
-    Block, Kernel, Rounds, State, Variant, XorBuf,
+    Block, Kernel, Rounds, State, StateRef, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -43,6 +54,14 @@ macro_rules! backends {
             $( $(#[$doc])* #[cfg(chacha_enabled = $name)] $ty(crate::$module::$ty), )+
         }
 
+        /// `$body` with `$kernel` bound to the module's kernel inside `$backend`, as its
+        /// own type: the one `match` over the backends, exhaustive in every build.
+        macro_rules! on_kernel {
+            ($backend:expr, |$kernel:ident| $body:expr) => {
+                match $backend { $( #[cfg(chacha_enabled = $name)] Backend::$ty($kernel) => $body, )+ }
+            };
+        }
+
         /// The compiled-in backends' probes, fastest first.
         const PROBES: &[fn() -> Option<Backend>] = &[
             $( #[cfg(chacha_enabled = $name)] || crate::$module::$ty::detect().map(Backend::$ty), )+
@@ -66,144 +85,25 @@ macro_rules! backends {
             pub fn name(self) -> &'static str {
                 match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(_) => $name, )+ }
             }
-
-            /// Runs `body` with the kernel inside this backend, as its own type.
-            pub fn with_kernel<F: WithKernel>(self, body: F) -> F::Output {
-                match self { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => body.call(k), )+ }
-            }
-        }
-
-        /// The kernels of every backend, monomorphised for the caller's `R` and `V`: what the
-        /// entry points of `compiled` run, each with its own rounds and layout.
-        impl Kernel for Generic {
-            #[inline]
-            fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor::<R, V>(state, buf, tail), )+ }
-            }
-
-            #[inline]
-            fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill::<R, V>(state, out), )+ }
-            }
-
-            #[inline]
-            fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.fill_batch::<R, V>(state, out), )+ }
-            }
-
-            #[inline]
-            fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.hchacha::<R>(key, input), )+ }
-            }
-
-            #[inline]
-            fn batch_blocks(self) -> usize {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.batch_blocks(), )+ }
-            }
-
-            #[inline]
-            fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.poly1305_blocks(acc, blocks), )+ }
-            }
-
-            #[inline]
-            fn xor_then_mac<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.xor_then_mac::<R, V>(state, acc, buf), )+ }
-            }
-
-            #[inline]
-            fn mac_then_xor<R: Rounds, V: Variant>(self, state: &State<V>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
-                match self.0 { $( #[cfg(chacha_enabled = $name)] Backend::$ty(k) => k.mac_then_xor::<R, V>(state, acc, buf), )+ }
-            }
         }
     };
 }
 
-/// The compiled-in backends' kernels, generic: a `match` over the backends and the module's
-/// kernel monomorphised for the caller's rounds and layout. The entry points of `compiled`
-/// run it with each pair (compiled once, in this crate), and [`Backend`] for a pair without
-/// one.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Generic(pub(crate) Backend);
-
-/// The fronts' default kernel: each call goes to a non-generic entry point for its rounds
-/// and layout, compiled once in this crate (`src/compiled.rs`; chosen by constants: one
-/// call in the caller's code, no kernel compiled there).
-impl Kernel for Backend {
-    #[inline]
-    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        route!(
-            R,
-            V,
-            state,
-            |pair, s| pair::xor(self, s, buf, tail),
-            Generic(self).xor::<R, V>(state, buf, tail)
-        )
-    }
-
-    #[inline]
-    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        route!(R, V, state, |pair, s| pair::fill(self, s, out), Generic(self).fill::<R, V>(state, out))
-    }
-
-    #[inline]
-    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        route!(
-            R,
-            V,
-            state,
-            |pair, s| pair::fill_batch(self, s, out),
-            Generic(self).fill_batch::<R, V>(state, out)
-        )
-    }
-
-    #[inline]
-    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
-        match R::DOUBLE_ROUNDS {
-            4 => compiled::hchacha_r8(self, key, input),
-            6 => compiled::hchacha_r12(self, key, input),
-            10 => compiled::hchacha_r20(self, key, input),
-            _ => Generic(self).hchacha::<R>(key, input),
-        }
-    }
-
-    #[inline]
-    fn batch_blocks(self) -> usize {
-        Generic(self).batch_blocks()
-    }
-
-    #[inline]
-    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
-        Generic(self).poly1305_blocks(acc, blocks)
-    }
-
-    #[inline]
-    fn xor_then_mac<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        #[cfg(feature = "aead")]
-        if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {
-            return compiled::r20_aead::xor_then_mac(self, compiled::ietf(state), acc, buf);
-        }
-        Generic(self).xor_then_mac::<R, V>(state, acc, buf)
-    }
-
-    #[inline]
-    fn mac_then_xor<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        #[cfg(feature = "aead")]
-        if V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS {
-            return compiled::r20_aead::mac_then_xor(self, compiled::ietf(state), acc, buf);
-        }
-        Generic(self).mac_then_xor::<R, V>(state, acc, buf)
-    }
+// The table: one line per backend, fastest first. The name is the module, the cfg value
+// (`build.rs` lists the same names), `Backend::name()` and the bench id.
+backends! {
+    /// AVX-512F + VL + BW, x86 and x86_64: [`crate::avx512`].
+    "avx512" => avx512::Avx512,
+    /// AVX2 (x86, x86_64): [`crate::avx2`].
+    "avx2" => avx2::Avx2,
+    /// SSE2, x86 and x86_64: [`crate::sse2`].
+    "sse2" => sse2::Sse2,
+    /// NEON, little-endian aarch64: [`crate::neon`].
+    "neon" => neon::Neon,
+    /// WebAssembly SIMD, wasm32 built with `-C target-feature=+simd128`: [`crate::simd128`].
+    "simd128" => simd128::Simd128,
+    /// Portable Rust, every CPU: [`crate::soft`].
+    "soft" => soft::Soft,
 }
 
 impl Backend {
@@ -237,6 +137,11 @@ impl Backend {
     pub fn by_name(name: &str) -> Option<Backend> {
         Self::available().find(|b| b.name() == name)
     }
+
+    /// Runs `body` with the kernel inside this backend, as its own type.
+    pub fn with_kernel<F: WithKernel>(self, body: F) -> F::Output {
+        on_kernel!(self, |kernel| body.call(kernel))
+    }
 }
 
 #[cold]
@@ -263,19 +168,307 @@ impl fmt::Debug for Backend {
     }
 }
 
-// The table: one line per backend, fastest first. The name is the module, the cfg value
-// (`build.rs` lists the same names), `Backend::name()` and the bench id.
-backends! {
-    /// AVX-512F + VL + BW, x86 and x86_64: [`crate::avx512`].
-    "avx512" => avx512::Avx512,
-    /// AVX2 (x86, x86_64): [`crate::avx2`].
-    "avx2" => avx2::Avx2,
-    /// SSE2, x86 and x86_64: [`crate::sse2`].
-    "sse2" => sse2::Sse2,
-    /// NEON, little-endian aarch64: [`crate::neon`].
-    "neon" => neon::Neon,
-    /// WebAssembly SIMD, wasm32 built with `-C target-feature=+simd128`: [`crate::simd128`].
-    "simd128" => simd128::Simd128,
-    /// Portable Rust, every CPU: [`crate::soft`].
-    "soft" => soft::Soft,
+/// `$call` with `$at` naming the entry-point module of `$r`'s round count (`entry::r8`,
+/// `entry::r12`, `entry::r20`). A `match` on an associated constant is resolved when the
+/// caller's generic code is instantiated, before any code is generated: the caller's crate
+/// names one entry point.
+macro_rules! by_rounds {
+    ($r:ty, |$at:ident| $call:expr) => {
+        match <$r as Rounds>::DOUBLE_ROUNDS {
+            4 => {
+                use entry::r8 as $at;
+                $call
+            }
+            6 => {
+                use entry::r12 as $at;
+                $call
+            }
+            10 => {
+                use entry::r20 as $at;
+                $call
+            }
+            _ => unreachable!("`Rounds` is sealed: R8, R12 and R20 are all there is"),
+        }
+    };
+}
+
+/// The fronts' default kernel: each call goes to the entry point of its layout and rounds,
+/// compiled once in this crate (see the module's header for the path).
+impl Kernel for Backend {
+    #[inline]
+    fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+        match state.layout() {
+            StateRef::Ietf(state) => by_rounds!(R, |at| at::xor(self, state, buf, tail)),
+            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_xor(self, state, buf, tail)),
+        }
+    }
+
+    #[inline]
+    fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        match state.layout() {
+            StateRef::Ietf(state) => by_rounds!(R, |at| at::fill(self, state, out)),
+            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_fill(self, state, out)),
+        }
+    }
+
+    #[inline]
+    fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
+        match state.layout() {
+            StateRef::Ietf(state) => by_rounds!(R, |at| at::fill_batch(self, state, out)),
+            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_fill_batch(self, state, out)),
+        }
+    }
+
+    #[inline]
+    fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+        by_rounds!(R, |at| at::hchacha(self, key, input))
+    }
+
+    #[inline]
+    fn batch_blocks(self) -> usize {
+        on_kernel!(self, |kernel| kernel.batch_blocks())
+    }
+
+    #[inline]
+    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
+        on_kernel!(self, |kernel| kernel.poly1305_blocks(acc, blocks))
+    }
+
+    #[inline]
+    fn xor_then_mac<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        #[cfg(feature = "aead")]
+        if const { is_chacha20_ietf::<R, V>() } {
+            return entry::r20_aead::xor_then_mac(self, ietf(state), acc, buf);
+        }
+        on_kernel!(self, |kernel| kernel.xor_then_mac::<R, V>(state, acc, buf))
+    }
+
+    #[inline]
+    fn mac_then_xor<R: Rounds, V: Variant>(
+        self,
+        state: &State<V>,
+        acc: &mut Accumulator,
+        buf: XorBuf<'_, '_>,
+    ) {
+        #[cfg(feature = "aead")]
+        if const { is_chacha20_ietf::<R, V>() } {
+            return entry::r20_aead::mac_then_xor(self, ietf(state), acc, buf);
+        }
+        on_kernel!(self, |kernel| kernel.mac_then_xor::<R, V>(state, acc, buf))
+    }
+}
+
+/// Whether `R` and `V` are ChaCha20-Poly1305's: the pair with AEAD entry points.
+#[cfg(feature = "aead")]
+const fn is_chacha20_ietf<R: Rounds, V: Variant>() -> bool {
+    V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS
+}
+
+/// `state` as the [`Ietf`](chacha_core::Ietf) state it is; for a `V` with one counter word.
+#[cfg(feature = "aead")]
+#[inline(always)]
+fn ietf<V: Variant>(state: &State<V>) -> &State<chacha_core::Ietf> {
+    match state.layout() {
+        StateRef::Ietf(state) => state,
+        StateRef::Legacy(_) => unreachable!("the caller checked: a layout with one counter word is Ietf"),
+    }
+}
+
+/// The entry points: the kernels compiled once, here, for each round count and layout, so
+/// that a crate using the fronts compiles none of them again.
+///
+/// A generic function is compiled in the crate that names its type parameters, so a
+/// generic kernel would be compiled in every user's crate, at every build of it; a function
+/// that is neither generic nor `#[inline]` is compiled in its own crate, once. That costs
+/// nothing at run time: the SIMD kernels are `#[target_feature]` functions, which never
+/// inline into the caller anyway (DECISIONS.md, § Kernels compiled once).
+///
+/// The `avx512` and `sse2` kernels take the round count as an argument, so their code is
+/// here once for all three round counts. `fill_batch` beside `fill`: the ciphers fill only
+/// their short-call batches and a seek's block, and the x86 backends serve those from small
+/// functions of their own, so a program without an RNG links none of the `fill` kernels.
+mod entry {
+    use chacha_core::{BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, XorBuf};
+
+    use super::Backend;
+
+    /// One round count's entry points, both layouts in one module (`$module`).
+    ///
+    /// The [`Legacy`] entry points run the [`Ietf`] kernels of the same rounds: between
+    /// carries from word 12 into word 13 a 64-bit counter's stream is a 32-bit counter's
+    /// (see [`State::ietf_piece`]), so a request runs as one `Ietf` piece, or as two when it
+    /// crosses a carry (once in 2^32 blocks). The kernels' own `Legacy` code is not compiled
+    /// here: half the code to compile and to link, for a copy of the state per call on the
+    /// `Legacy` side. Both layouts are in one module, so in one codegen unit: an `#[inline]`
+    /// kernel that stays out of line (`avx512::run`, a `#[target_feature]` function) is
+    /// emitted once, not once per module that calls it (DECISIONS.md, § Kernels compiled
+    /// once).
+    macro_rules! rounds {
+        ($(#[$doc:meta])* $module:ident: $r:ty) => {
+            $(#[$doc])*
+            pub(super) mod $module {
+                use super::*;
+
+                /// [`Kernel::xor`] of every backend, for these rounds and the `Ietf` layout.
+                #[inline(never)]
+                pub(crate) fn xor(backend: Backend, state: &State<Ietf>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+                    on_kernel!(backend, |kernel| kernel.xor::<$r, Ietf>(state, buf, tail))
+                }
+
+                /// [`Kernel::fill`] of every backend, for these rounds and the `Ietf` layout.
+                #[inline(never)]
+                pub(crate) fn fill(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
+                    on_kernel!(backend, |kernel| kernel.fill::<$r, Ietf>(state, out))
+                }
+
+                /// [`Kernel::fill_batch`] of every backend, for these rounds and the `Ietf`
+                /// layout: the ciphers' only fills, so a program without an RNG links no
+                /// `fill` of a backend whose `fill_batch` is a function of its own.
+                #[inline(never)]
+                pub(crate) fn fill_batch(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
+                    on_kernel!(backend, |kernel| kernel.fill_batch::<$r, Ietf>(state, out))
+                }
+
+                /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
+                #[inline(never)]
+                pub(crate) fn legacy_xor(
+                    backend: Backend,
+                    state: &State<Legacy>,
+                    buf: XorBuf<'_, '_>,
+                    tail: &mut Block,
+                ) {
+                    if buf.len().div_ceil(BLOCK_LEN) as u64 <= state.blocks_before_carry() {
+                        xor(backend, &state.ietf_piece_here(), buf, tail)
+                    } else {
+                        legacy_xor_across_carry(backend, state, buf, tail)
+                    }
+                }
+
+                /// [`legacy_xor`] of a request that crosses a carry: two pieces.
+                #[cold]
+                #[inline(never)]
+                fn legacy_xor_across_carry(
+                    backend: Backend,
+                    state: &State<Legacy>,
+                    buf: XorBuf<'_, '_>,
+                    tail: &mut Block,
+                ) {
+                    let (piece, blocks, next) = across_carry(state);
+                    let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
+                    xor(backend, &piece, first.reborrow(), tail);
+                    xor(backend, &next, rest, tail);
+                }
+
+                /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
+                #[inline(never)]
+                pub(crate) fn legacy_fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                    if out.len() as u64 <= state.blocks_before_carry() {
+                        fill(backend, &state.ietf_piece_here(), out)
+                    } else {
+                        legacy_fill_across_carry(backend, state, out)
+                    }
+                }
+
+                /// [`legacy_fill`] of a request that crosses a carry: two pieces.
+                #[cold]
+                #[inline(never)]
+                fn legacy_fill_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                    let (piece, blocks, next) = across_carry(state);
+                    let (first, rest) = out.split_at_mut(blocks);
+                    fill(backend, &piece, first);
+                    fill(backend, &next, rest);
+                }
+
+                /// [`Kernel::fill_batch`] of every backend, for these rounds and the `Legacy`
+                /// layout.
+                #[inline(never)]
+                pub(crate) fn legacy_fill_batch(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                    if out.len() as u64 <= state.blocks_before_carry() {
+                        fill_batch(backend, &state.ietf_piece_here(), out)
+                    } else {
+                        legacy_fill_batch_across_carry(backend, state, out)
+                    }
+                }
+
+                /// [`legacy_fill_batch`] of a request that crosses a carry: two pieces.
+                #[cold]
+                #[inline(never)]
+                fn legacy_fill_batch_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
+                    let (piece, blocks, next) = across_carry(state);
+                    let (first, rest) = out.split_at_mut(blocks);
+                    fill_batch(backend, &piece, first);
+                    fill_batch(backend, &next, rest);
+                }
+
+                /// [`Kernel::hchacha`] of every backend, for these rounds.
+                #[inline(never)]
+                pub(crate) fn hchacha(backend: Backend, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
+                    on_kernel!(backend, |kernel| kernel.hchacha::<$r>(key, input))
+                }
+            }
+        };
+    }
+
+    rounds!(
+        /// ChaCha8's entry points.
+        r8: R8
+    );
+    rounds!(
+        /// ChaCha12's entry points.
+        r12: R12
+    );
+    rounds!(
+        /// ChaCha20's entry points.
+        r20: R20
+    );
+
+    /// ChaCha20-Poly1305's one-pass steps, with the `aead` feature (which the
+    /// `chacha20poly1305` front turns on): a program without an AEAD does not compile
+    /// Poly1305's kernels. The kernels they reach that are also `xor`'s (`avx512::run`,
+    /// `xor_avx2`, `xor_sse2`) are not `#[inline]`, so this module of its own emits no second
+    /// copy of them.
+    #[cfg(feature = "aead")]
+    pub(super) mod r20_aead {
+        use chacha_core::poly1305::Accumulator;
+
+        use super::*;
+
+        /// [`Kernel::xor_then_mac`] of every backend, for ChaCha20 and the `Ietf` layout.
+        #[inline(never)]
+        pub(crate) fn xor_then_mac(
+            backend: Backend,
+            state: &State<Ietf>,
+            acc: &mut Accumulator,
+            buf: XorBuf<'_, '_>,
+        ) {
+            on_kernel!(backend, |kernel| kernel.xor_then_mac::<R20, Ietf>(state, acc, buf))
+        }
+
+        /// [`Kernel::mac_then_xor`] of every backend, for ChaCha20 and the `Ietf` layout.
+        #[inline(never)]
+        pub(crate) fn mac_then_xor(
+            backend: Backend,
+            state: &State<Ietf>,
+            acc: &mut Accumulator,
+            buf: XorBuf<'_, '_>,
+        ) {
+            on_kernel!(backend, |kernel| kernel.mac_then_xor::<R20, Ietf>(state, acc, buf))
+        }
+    }
+
+    /// The two [`Ietf`] pieces of a [`Legacy`] request that crosses a carry (the caller
+    /// checked it does): the piece from the state's counter, the blocks before the carry
+    /// (fewer than the request's, so a `usize`), and the piece from the carry on. (The
+    /// request fits in the stream, so the carry is not the end of it.)
+    #[inline(always)]
+    fn across_carry(state: &State<Legacy>) -> (State<Ietf>, usize, State<Ietf>) {
+        let before_carry = state.blocks_before_carry();
+        let next = state.ietf_piece(state.counter().wrapping_add(before_carry));
+        (state.ietf_piece_here(), before_carry as usize, next)
+    }
 }

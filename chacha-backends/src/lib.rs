@@ -69,9 +69,8 @@ fn fill_batch_in_pieces(
 pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
 pub mod avx512;
+/// `Backend`, the backends' table and the one path from a call to a kernel.
 mod backend;
-/// The kernels compiled once per rounds × layout pair, behind non-generic entry points.
-mod compiled;
 /// The output cursor: the one holder of the pointers the SIMD backends write through.
 #[cfg(any(
     chacha_enabled = "sse2",

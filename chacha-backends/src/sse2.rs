@@ -29,7 +29,7 @@
 //! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
 //!   chain); N interleaved chains cost about one chain's latency.
 //! - **The round count is an argument** (`double_rounds`), not a type: one instance of each
-//!   entry point serves ChaCha8, 12 and 20 (`compiled.rs`), half the crate's build.
+//!   entry point serves ChaCha8, 12 and 20 (`backend.rs`), half the crate's build.
 //!
 //! Figures, rejected designs (among others the double round in `asm!`) and how to measure
 //! them again: `DECISIONS.md` in this crate, § sse2 (and § Machine facts for the CPUs).
