@@ -149,7 +149,8 @@ if [ "$target" = aarch64 ]; then
     tee -a "$log"
   say "intrinsics check and pinned neon done at $((SECONDS - start)) s"
   out="$CARGO_TARGET_DIR/report-quick"
-  cargo run --release --target "$triple" -p chacha-bench -- --quick --out "$out"
+  # The report's own workspace (benches/), into this stage's CARGO_TARGET_DIR.
+  cargo run --release --target "$triple" --manifest-path benches/Cargo.toml -- --quick --out "$out"
   grep -q 'emulat' "$out/report.md" || fail "the report did not say it ran under emulation"
   grep -qE '\bneon\b' "$out/report.md" || fail "the report has no neon rows"
   chacha-backends/scripts/check-intrinsics-inlined.sh "$CARGO_TARGET_DIR/$triple/release/chacha-bench" neon

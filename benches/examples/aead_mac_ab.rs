@@ -4,7 +4,7 @@
 //! a backend's MAC kernel gains the AEAD, without two builds. TSC ticks per message
 //! (13-byte AAD, a new nonce per message), min and median over the batches.
 //!
-//! usage: cargo run --release -p chacha-bench --example aead_mac_ab -- BACKEND SIZES [BATCHES]
+//! usage: cd benches && cargo run --release --example aead_mac_ab -- BACKEND SIZES [BATCHES]
 use std::hint::black_box;
 
 use chacha_backends::WithKernel;

@@ -4,11 +4,11 @@
 //! Where there is no TSC (not x86), nanoseconds instead of ticks.
 //!
 //! Decides a Poly1305 kernel's threshold and bulk speed on shared machines, where the
-//! criterion bench (`benches/poly1305.rs`) blurs small differences: every implementation
+//! criterion bench (`entry/benches/poly1305.rs`) blurs small differences: every implementation
 //! is timed in the same batches' turn.
 //!
-//! usage: cargo run --release -p chacha-bench --example poly1305_ab -- BACKEND SIZES [BATCHES]
-//! e.g.   cargo run --release -p chacha-bench --example poly1305_ab -- avx2 64,1024,16384 300
+//! usage: cd benches && cargo run --release --example poly1305_ab -- BACKEND SIZES [BATCHES]
+//! e.g.   cd benches && cargo run --release --example poly1305_ab -- avx2 64,1024,16384 300
 use std::hint::black_box;
 
 use chacha_backends::chacha_core::poly1305::Poly1305;

@@ -104,7 +104,8 @@ impl Drop for WorkerProcess {
     }
 }
 
-/// The workspace root of this build (where `cargo build` of the second binary runs).
+/// The repository root, the parent of the report's workspace (`benches/`): where `cargo
+/// build` of the second binary runs, and whose `target/` the builds use.
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap_or(Path::new(".")).to_path_buf()
 }
@@ -135,22 +136,24 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
     let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
     let mut command = Command::new(&cargo);
     command.current_dir(&root).args(["build", "--release", "--quiet", "--bin"]);
-    let (target_dir, bin, what) = match which {
+    let (project, target_dir, bin, what) = match which {
         Build::Avx512 => {
             flags.push_str(" --cfg chacha20_avx512");
-            command.args(["chacha-bench", "-p", "chacha-bench"]);
             (
+                root.join("benches"),
                 root.join("target").join("chacha-bench-avx512"),
                 "chacha-bench",
                 "the published crate's AVX-512 build",
             )
         }
-        Build::Patched => {
-            command.arg("chacha-bench-patched");
-            command.arg("--manifest-path").arg(root.join("benches").join("patched").join("Cargo.toml"));
-            (root.join("target"), "chacha-bench-patched", "the build with chacha20 patched (benches/patched)")
-        }
+        Build::Patched => (
+            root.join("benches").join("patched"),
+            root.join("target"),
+            "chacha-bench-patched",
+            "the build with chacha20 patched (benches/patched)",
+        ),
     };
+    command.arg(bin).arg("--manifest-path").arg(project.join("Cargo.toml"));
     let started = Instant::now();
     eprintln!("building {what} (RUSTFLAGS='{}') into {}", flags.trim(), target_dir.display());
     let output = command

@@ -10,7 +10,7 @@
 #                                        for llvm-mca's other views (-bottleneck-analysis, ...)
 #
 # Needs the aarch64 target (rustup), Debian's gcc-aarch64-linux-gnu (linker, objdump),
-# llvm (llvm-mca) and ring 0.17.14 in the cargo registry (a dev-dependency of chacha-bench:
+# llvm (llvm-mca) and ring 0.17.14 in the cargo registry (a dependency of the report, benches/:
 # `cargo fetch` brings it). Builds into target/mca-neon.
 #
 # Our set: the per-set path of `sets_neon` (the stitched branch of its loop: the words,

@@ -16,12 +16,13 @@ case $mode in check | test) ;; *) echo "usage: $0 [check|test]" >&2; exit 2 ;; e
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
 [ "$msrv" = 1.89 ] || { echo "workspace rust-version is '$msrv', this check is for 1.89" >&2; exit 1; }
 
-# Every package of the workspace (and the stand-alone example) declares the MSRV, so
-# `cargo` tells a user on an older toolchain why instead of failing in a dependency.
+# Every package of the workspace (and of the report's and the stand-alone example) declares
+# the MSRV, so `cargo` tells a user on an older toolchain why instead of failing in a
+# dependency.
 status=0
 while read -r name version; do
   [ "$version" = "$msrv" ] || { echo "package $name has rust-version '$version', not $msrv" >&2; status=1; }
-done < <(for manifest in Cargo.toml examples/patch-ecosystem/Cargo.toml; do
+done < <(for manifest in Cargo.toml benches/Cargo.toml examples/patch-ecosystem/Cargo.toml; do
   cargo metadata --no-deps --format-version 1 --manifest-path "$manifest" |
     python3 -c 'import json, sys
 for p in json.load(sys.stdin)["packages"]:
