@@ -7,9 +7,9 @@
 # cargo-fuzz if it is missing, builds the targets once (nightly, AddressSanitizer,
 # optimised, with debug assertions and so overflow checks: an arithmetic overflow on a
 # hostile position is a crash), then runs each for SECONDS on a scratch copy of
-# corpus/<target>/ (so runs never grow the committed corpus) and prints, per target, the
-# executions from libFuzzer's final "Done N runs in S second(s)" line and the wall time.
-# Exits non-zero on the first crash, leak or timeout (the input is in
+# corpus/<target>/ (so runs never grow the committed corpus), two targets at a time, and
+# prints, per target, the executions from libFuzzer's final "Done N runs in S second(s)"
+# line and the wall time. Exits non-zero on a crash, leak or timeout (the input is in
 # fuzz/artifacts/<target>/; the command to replay it is printed).
 #
 # Environment: FUZZ_TOOLCHAIN (default nightly), FUZZ_SCRATCH (scratch directory, default a
@@ -50,31 +50,43 @@ done
 echo "built ${targets[*]} in $((SECONDS - start)) s"
 
 scratch=${FUZZ_SCRATCH:-$(mktemp -d)}
-summary=()
-for target in "${targets[@]}"; do
+# fuzz_one TARGET: runs it for $seconds on a scratch copy of its corpus; writes its summary
+# line to $scratch/TARGET.summary, or prints the failure and returns 1.
+fuzz_one() {
+  local target=$1 log start took runs corpus
   rm -rf "${scratch:?}/$target"
   mkdir -p "$scratch/$target"
   cp -r "corpus/$target/." "$scratch/$target/"
   log="$scratch/$target.log"
   start=$SECONDS
   echo "::: fuzzing $target for $seconds s"
-  # -timeout: an input running 10 s is a hang, and fails like a crash. -max_len: room for
-  # long operation sequences (the seeds are shorter).
   if ! cargo "+$toolchain" fuzz run -O -a "$target" "$scratch/$target" -- \
       -max_total_time="$seconds" -timeout=10 -max_len=4096 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     echo "FUZZ FAILURE in $target after $((SECONDS - start)) s; full log: $log" >&2
     echo "replay: (cd fuzz && cargo +$toolchain fuzz run -O -a $target artifacts/$target/<file>)" >&2
-    exit 1
+    return 1
   fi
   took=$((SECONDS - start))
-  # libFuzzer's last line: "Done 5813 runs in 16 second(s)".
   runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -n 1 | grep -Eo '[0-9]+' || true)
-  [ -n "$runs" ] || { tail -n 30 "$log" >&2; echo "no final stats line from $target" >&2; exit 1; }
+  [ -n "$runs" ] || { tail -n 30 "$log" >&2; echo "no final stats line from $target" >&2; return 1; }
   corpus=$(find "$scratch/$target" -type f | wc -l)
-  summary+=("$(printf '%-12s %12s executions %8s exec/s  %5d s  corpus %d files' \
-    "$target" "$runs" "$((runs / (seconds > 0 ? seconds : 1)))" "$took" "$corpus")")
-done
+  printf '%-12s %12s executions %8s exec/s  %5d s  corpus %d files\n' \
+    "$target" "$runs" "$((runs / (seconds > 0 ? seconds : 1)))" "$took" "$corpus" >"$scratch/$target.summary"
+}
+# Two at a time: a libFuzzer process runs on one thread, so a second keeps the other core busy.
+lane() {
+  local i
+  for ((i = $1; i < ${#targets[@]}; i += 2)); do fuzz_one "${targets[i]}" || return 1; done
+}
+lane 0 &
+lane0=$!
+status=0
+lane 1 || status=1
+wait "$lane0" || status=1
+[ "$status" = 0 ] || exit 1
+summary=()
+for target in "${targets[@]}"; do summary+=("$(cat "$scratch/$target.summary")"); done
 
 echo "::: fuzz summary ($seconds s per target)"
 printf '%s\n' "${summary[@]}"
