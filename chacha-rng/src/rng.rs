@@ -216,8 +216,15 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
     }
 
     fn fill(&mut self, dest: &mut [u8]) {
-        let dest = self.fill_buffered(dest);
-        // 2. Whole blocks straight into `dest`, with the widest kernel.
+        let mut dest = self.fill_buffered(dest);
+        // 2. Less than a buffer left: through the buffer, whose refill computes a whole
+        //    buffer in one kernel call (a call for one or a few blocks costs about what a
+        //    refill does, and a generator drawn in 64-byte pieces would make one per draw).
+        while !dest.is_empty() && dest.len() < BUF_BLOCKS * BLOCK_LEN {
+            self.refill();
+            dest = self.fill_buffered(dest);
+        }
+        // 3. Whole blocks straight into `dest`, with the widest kernel.
         let (blocks, tail) = dest.as_chunks_mut::<BLOCK_LEN>();
         self.state.fill_cyclic::<R, K>(self.kernel, blocks);
         self.fill_tail(tail);
@@ -238,7 +245,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         &mut dest[n..]
     }
 
-    /// Step 3 of `fill`: the last partial block (`tail`, under 64 bytes) through the buffer.
+    /// Step 4 of `fill`: the last partial block (`tail`, under 64 bytes) through the buffer.
     #[inline(always)]
     fn fill_tail(&mut self, tail: &mut [u8]) {
         if !tail.is_empty() {
