@@ -65,8 +65,9 @@ pub const SIZES: &[usize] = &[16, 64, 100, 256, 1024, 16 * 1024, 1024 * 1024];
 pub const FRESH_SIZES: &[usize] = &[16, 64, 100, 256, 1024];
 
 /// The `fill_bytes` sizes of the report's RNG workloads, in bytes (after `next_u32` and
-/// `next_u64`): a key, a small buffer, the RNG benches' 1 KiB and 64 KiB, and bulk.
-pub const RNG_SIZES: &[usize] = &[32, 1024, 64 * 1024, 1024 * 1024];
+/// `next_u64`): a key, one block and four (under the buffer: served from it), the RNG
+/// benches' 1 KiB and 64 KiB, and bulk.
+pub const RNG_SIZES: &[usize] = &[32, 64, 256, 1024, 64 * 1024, 1024 * 1024];
 
 /// The sizes of the parallel workloads (`par_apply_keystream`, `par_fill_bytes`), in bytes:
 /// under the threshold (`par_min_len`, 2 MiB for ChaCha20, 5 MiB for ChaCha8: the
