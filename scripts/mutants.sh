@@ -29,10 +29,10 @@
 # (`cargo tree -p chacha-core`, dev-dependencies included: what Cargo.lock says for it);
 # and the workspace's build settings (Cargo.toml without its member list and dependency
 # table: edition, lints, profiles). A crate added to the workspace, or a dependency of
-# another crate updated, leaves the key as it was. With --unless-verified the run is skipped when the key of this checkout
-# matches, and says so; any change to those inputs (or an uncommitted one) runs every
-# mutant. A run with --record that misses none writes the record: commit it with the
-# change it verified. The gate itself never writes it, so a record is always a whole run
+# another crate updated, leaves the key as it was. With --unless-verified the run is
+# skipped when the key of this checkout matches, and says so; any change to those inputs
+# (or an uncommitted one) runs every mutant. A run with --record that misses none writes
+# the record: commit it with the change it verified. The gate itself never writes it, so a record is always a whole run
 # somebody made on the tree it names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
