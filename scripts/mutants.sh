@@ -32,8 +32,8 @@
 # another crate updated, leaves the key as it was. With --unless-verified the run is
 # skipped when the key of this checkout matches, and says so; any change to those inputs
 # (or an uncommitted one) runs every mutant. A run with --record that misses none writes
-# the record: commit it with the change it verified. The gate itself never writes it, so a record is always a whole run
-# somebody made on the tree it names.
+# the record: commit it with the change it verified. The gate itself never writes it, so
+# a record is always a whole run somebody made on the tree it names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
