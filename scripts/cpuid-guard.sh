@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# No constructor or call of the fronts executes CPUID after the first: runs
+# No constructor or call of the fronts executes CPUID after the first, or calls a probe out
+# of line: runs
 # chacha-cpuid-guard (cpuid-guard/src/main.rs), which calls every public entry point once,
 # then makes CPUID fault (Linux's arch_prctl(ARCH_SET_CPUID)) and calls them all again; a
 # CPUID kills it with SIGSEGV. First its control, which executes one CPUID after arming,
@@ -24,6 +25,18 @@ RUSTFLAGS="-C relocation-model=static" cargo build -q --release -p chacha-cpuid-
 bin=$CARGO_TARGET_DIR/release/chacha-cpuid-guard
 log=$(mktemp)
 trap 'rm -f "$log" "$log.gdb"' EXIT
+
+# The probes' cached answers are read inline (`Backend::detect`'s promise: a few loads per
+# constructor): a call to a backend's out-of-line `detect` is a call per constructor, as
+# `Avx2::detect` was on every CPU without AVX-512. Static relocation, so calls name their
+# targets.
+calls=$(objdump -d --no-show-raw-insn -C "$bin" | grep -E 'call .*<chacha_backends::[a-z0-9_]+::[A-Za-z0-9]+::detect>' || true)
+if [ -n "$calls" ]; then
+  echo "$calls" | sort | uniq -c >&2
+  echo "cpuid-guard FAILED: the calls above reach a backend's detect() out of line" >&2
+  exit 1
+fi
+echo "no out-of-line call to a backend's detect()"
 
 if [ $mode = fault ]; then
   set +e

@@ -98,6 +98,7 @@ pub struct Avx2 {
 impl Avx2 {
     /// `Some` if this CPU (and the OS, for the `ymm` state) supports AVX2. Both probes are
     /// cached once per process.
+    #[inline]
     pub fn detect() -> Option<Self> {
         if !cpuid_avx2::get() {
             return None;

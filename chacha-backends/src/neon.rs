@@ -45,6 +45,7 @@ pub struct Neon(());
 
 impl Neon {
     /// Always `Some`: this module is compiled only where NEON is in the baseline (`build.rs`).
+    #[inline]
     pub fn detect() -> Option<Self> {
         Some(Neon(()))
     }

@@ -35,6 +35,7 @@ pub struct Simd128(());
 
 impl Simd128 {
     /// Always `Some`: this module is compiled only into builds with `simd128` (`build.rs`).
+    #[inline]
     pub fn detect() -> Option<Self> {
         Some(Simd128(()))
     }

@@ -21,6 +21,7 @@ pub struct Soft;
 
 impl Soft {
     /// Always `Some`: every CPU runs portable code.
+    #[inline]
     pub fn detect() -> Option<Self> {
         Some(Soft)
     }

@@ -62,6 +62,7 @@ pub struct Sse2(());
 
 impl Sse2 {
     /// `Some` if this CPU has SSE2 (every x86_64 CPU, x86 ones since the Pentium 4).
+    #[inline]
     pub fn detect() -> Option<Self> {
         cpufeatures::new!(cpuid_sse2, "sse2");
         cpuid_sse2::get().then_some(Sse2(()))
