@@ -96,9 +96,9 @@ OPTIONS:
                       chacha20_avx512 build, a second binary the report builds), c2-chacha,
                       openssl, openssl-avx2 (OpenSSL with AVX-512 masked, in a second
                       process), libsodium, rand_chacha, chacha20poly1305 (0.11, over the
-                      published chacha20), chacha20poly1305-patched (over ours, a second
-                      binary the report builds in benches/patched), ring, poly1305 (the
-                      published RustCrypto crate), or `none`; a peer
+                      published chacha20), chacha20poly1305-patched (over our chacha20
+                      and poly1305, a second binary the report builds in benches/patched),
+                      ring, poly1305 (the published RustCrypto crate), or `none`; a peer
                       whose library is missing is skipped with the reason [default: all]
   --out DIR           where report.md, report.csv and the SVG plots go
                       [default: target/chacha-report/]

@@ -99,8 +99,8 @@ pub enum Peer {
     RandChacha,
     /// The published `chacha20poly1305` 0.11 over the published `chacha20` 0.10.2.
     ChaCha20Poly1305,
-    /// The same AEAD over this workspace's `chacha20`, as an application gets it with one
-    /// `[patch.crates-io]` line: the report's binary built again in `benches/patched/`,
+    /// The same AEAD over this workspace's `chacha20` and `poly1305`, as an application gets
+    /// it with two `[patch.crates-io]` lines: the report's binary built again in `benches/patched/`,
     /// driven as a worker process. Its rows are ours.
     ChaCha20Poly1305Patched,
     /// `ring` 0.17's `CHACHA20_POLY1305`.
@@ -192,7 +192,7 @@ impl Peer {
         !matches!(self, Peer::PublishedAvx512 | Peer::OpenSslAvx2 | Peer::ChaCha20Poly1305Patched)
     }
 
-    /// Whether this peer's rows measure our code: the published AEAD over our `chacha20`.
+    /// Whether this peer's rows measure our code: the published AEAD over our `chacha20` and `poly1305`.
     pub fn runs_ours(self) -> bool {
         self == Peer::ChaCha20Poly1305Patched
     }

@@ -294,14 +294,14 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
          (seed_from_u64)` build every instance with the constructor users call (`KeyIvInit::new`, \
          `SeedableRng::from_seed`, `seed_from_u64`), which picks the backend (`{}` here); \
          `BACKEND (with_backend)` rows build it on that one backend, picked once; \
-         `{} (ours)` is the published AEAD over our chacha20.",
+         `{} (ours)` is the published AEAD over our chacha20 and poly1305.",
         options.rounds,
         tsc_ghz.map_or(String::new(), |g| format!(" at {g:.3} GHz")),
         detected.name(),
         Peer::ChaCha20Poly1305Patched.label(),
     ));
     out.say(&format!(
-        "\n## Summary: what users call (`{OURS}`, on `{}`; the AEAD over our chacha20) against the best peer at each size\n",
+        "\n## Summary: what users call (`{OURS}`, on `{}`; the AEAD over our chacha20 and poly1305) against the best peer at each size\n",
         detected.name()
     ));
     out.say(&format!(
@@ -313,7 +313,7 @@ fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
         let table = output::ratios_to_peers(*w, rows, &Peer::ChaCha20Poly1305.label());
         if !table.is_empty() {
             out.say(&format!(
-                "\n## {}: the published AEAD over our chacha20 against each peer\n\n\
+                "\n## {}: the published AEAD over our chacha20 and poly1305 against each peer\n\n\
                  Median GB/s of `{}` over each one's, per size (above 1 = ours faster); the \
                  first column, `{}`, is the same AEAD crate over the published chacha20.\n\n{}",
                 w.id(),

@@ -4,6 +4,7 @@
 //! same-bytes check through them, and [`Remote`], an entrant whose batches run in a worker.
 
 use std::cell::RefCell;
+use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -146,12 +147,15 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
                 "the published crate's AVX-512 build",
             )
         }
-        Build::Patched => (
-            root.join("benches").join("patched"),
-            root.join("target"),
-            "chacha-bench-patched",
-            "the build with chacha20 patched (benches/patched)",
-        ),
+        Build::Patched => {
+            patched_takes_ours(&root)?;
+            (
+                root.join("benches").join("patched"),
+                root.join("target"),
+                "chacha-bench-patched",
+                "the build with chacha20 and poly1305 patched (benches/patched)",
+            )
+        }
     };
     command.arg(bin).arg("--manifest-path").arg(project.join("Cargo.toml"));
     let started = Instant::now();
@@ -177,6 +181,31 @@ fn build(which: Build) -> Result<(PathBuf, Duration), String> {
     Ok((exe, started.elapsed()))
 }
 
+/// Whether `benches/patched/Cargo.lock` resolves the published `chacha20poly1305`'s
+/// `chacha20` and `poly1305` to ours (the versions in our manifests): the `hello` check
+/// sees only the cipher, which is in the AEAD's type; the MAC is not.
+fn patched_takes_ours(root: &Path) -> Result<(), String> {
+    let read = |path: PathBuf| fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()));
+    let lock = read(root.join("benches").join("patched").join("Cargo.lock"))?;
+    let aead = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"chacha20poly1305\"") && p.contains("source = \"registry"))
+        .ok_or("benches/patched/Cargo.lock has no published chacha20poly1305")?;
+    for krate in ["chacha20", "poly1305"] {
+        let manifest = read(root.join(krate).join("Cargo.toml"))?;
+        let version = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("version = \"").and_then(|v| v.strip_suffix('"')))
+            .ok_or_else(|| format!("{krate}/Cargo.toml has no version line"))?;
+        if !aead.contains(&format!("\"{krate} {version}\"")) {
+            return Err(format!(
+                "in benches/patched/Cargo.lock the published chacha20poly1305 does not take our {krate} {version}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Starts the worker for `peer` (one of the peers that do not run in process). The
 /// message says what was done, e.g. how long the build took.
 pub fn start(peer: Peer) -> Result<(WorkerProcess, String), String> {
@@ -192,7 +221,10 @@ pub fn start(peer: Peer) -> Result<(WorkerProcess, String), String> {
             let (which, how) = if peer == Peer::PublishedAvx512 {
                 (Build::Avx512, "built with --cfg chacha20_avx512")
             } else {
-                (Build::Patched, "benches/patched: chacha20poly1305 over our chacha20 by [patch.crates-io]")
+                (
+                    Build::Patched,
+                    "benches/patched: chacha20poly1305 over our chacha20 and poly1305 by [patch.crates-io]",
+                )
             };
             let (exe, took) = build(which)?;
             let worker = WorkerProcess::start(peer, Command::new(&exe))?;
