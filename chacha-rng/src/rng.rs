@@ -70,7 +70,9 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
 /// bulk buffer (the zeroing was a large share of a seed and one draw: `chacha-backends`'
 /// DECISIONS.md § The fronts: the generators). The first bulk refill makes the [`BUF_BLOCKS`]-block buffer, once
 /// per generator. Both arrays start at the same offset, 8-aligned (`repr(C, u64)`), so a
-/// draw reads either through the same pointer; only the length differs.
+/// draw reads either through the same pointer; only the length differs. `Batch` is tag 1,
+/// not 0: a new buffer is then a tag store and 256 zero bytes in 16 inline stores, where
+/// tag 0 made it 264 zero bytes, past LLVM's inline limit, a `memset` call.
 #[derive(Clone)]
 #[repr(C, u64)]
 #[expect(
@@ -78,8 +80,8 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
     reason = "the small variant is the point: a new generator zeroes only it"
 )]
 enum Buffer {
-    Batch([Block; MAX_BATCH_BLOCKS]),
-    Bulk([Block; BUF_BLOCKS]),
+    Bulk([Block; BUF_BLOCKS]) = 0,
+    Batch([Block; MAX_BATCH_BLOCKS]) = 1,
 }
 
 impl Buffer {
