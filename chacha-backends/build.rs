@@ -6,7 +6,8 @@
 //! Without the flag, every backend that can exist on the target architecture is compiled
 //! in and `Backend::detect()` picks one at run time. With it, exactly the named backend is
 //! compiled and the others are not, so an auditor reads one module. Either way the crate
-//! sees the result as `cfg(chacha_enabled = "<name>")`, one per compiled-in backend.
+//! sees the result as `cfg(chacha_enabled = "<name>")`, one per compiled-in backend, and as
+//! `cfg(chacha_uses = "<use>")`, one per piece of shared code those backends use (`USES`).
 
 use std::{env, process::exit};
 
@@ -21,6 +22,75 @@ const BACKENDS: &[(&str, &[&str])] = &[
     ("simd128", &["wasm32"]),
     ("soft", &[]),
 ];
+
+/// What each backend uses of the code the backends share, as `cfg(chacha_uses = "…")`: a
+/// shared helper is compiled where an enabled backend uses it, so its gate names what it
+/// does, not who calls it, and a new backend lists here what it uses instead of editing
+/// gates elsewhere. `USE@ARCH` uses it only on that architecture.
+const USES: &[(&str, &[&str])] = &[
+    (
+        "avx512",
+        &[
+            "cursor",
+            "cursor_parts",
+            "raw_keystream",
+            "block_count",
+            "walk",
+            "sets_in_order",
+            "partial_masked",
+            "head",
+            "batch_in_pieces",
+            "barrier",
+        ],
+    ),
+    (
+        "avx2",
+        &[
+            "cursor",
+            "cursor_parts",
+            "raw_keystream",
+            "block_count",
+            "blocks_by_index",
+            "partial_spans",
+            "partial_tail",
+            "head",
+            "batch_in_pieces",
+            "barrier",
+            "stitched@x86_64",
+        ],
+    ),
+    (
+        "sse2",
+        &["rows128", "cursor_parts", "head", "head_finish", "scalar", "batch_in_pieces", "repeat_rounds"],
+    ),
+    ("neon", &["rows128", "stitched"]),
+    ("simd128", &["rows128"]),
+    ("soft", &["scalar"]),
+];
+
+/// The uses a use brings with it.
+///
+/// | use | what it compiles |
+/// |---|---|
+/// | `cursor` | `src/cursor.rs`: the output cursor, the one holder of a request's pointers |
+/// | `cursor_parts` | the cursor as three words, for entry points that keep it in registers |
+/// | `raw_keystream` | a cursor over raw keystream (`&mut [Block]`) |
+/// | `block_count` | blocks left in a request, a partial last block counted as one |
+/// | `blocks_by_index` | whole blocks by index (`Cursor::blocks_at`) |
+/// | `walk` | a request walked in order: its length, its last partial block |
+/// | `sets_in_order` | whole sets of `N` blocks in order (`Cursor::next`) |
+/// | `partial_spans` | a partial block in spans split by the bits of its length |
+/// | `partial_tail` | a partial block's keystream through the caller's block (`Tail`) |
+/// | `partial_masked` | a partial block through byte-masked loads and stores |
+/// | `rows128` | `src/rows128.rs` (`rows128!`): the row-layout output of 128-bit backends |
+/// | `head` | `src/head.rs`: the counter-free head of the first double round |
+/// | `head_finish` | the rest of that double round for one block, in general-purpose registers |
+/// | `scalar` | `src/scalar.rs`: one block's quarter round in general-purpose registers |
+/// | `stitched` | `src/stitched.rs`: what the stitched AEAD loops share |
+/// | `batch_in_pieces` | `fill_batch` of more blocks than one batch, in batches |
+/// | `barrier` | `schedule_barrier!`: an empty `asm!` that keeps a value where it is computed |
+/// | `repeat_rounds` | `repeat_rounds!`: a loop over a double-round count known at run time |
+const IMPLIES: &[(&str, &[&str])] = &[("rows128", &["cursor", "blocks_by_index", "walk", "partial_spans"])];
 
 /// What some backends also need of the target, as Cargo's `CARGO_CFG_<KEY>` values (a comma
 /// list must contain the value). `neon` reinterprets its lanes as little-endian bytes, and
@@ -41,6 +111,13 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(chacha_enabled, values({values}))");
     println!("cargo::rustc-check-cfg=cfg(chacha20_backend, values({values}))");
     println!("cargo::rustc-check-cfg=cfg(chacha20_avx512)");
+    let mut all_uses: Vec<&str> =
+        USES.iter().flat_map(|(_, uses)| uses.iter()).map(|u| use_name(u)).collect();
+    all_uses.extend(IMPLIES.iter().flat_map(|(_, uses)| uses.iter().copied()));
+    all_uses.sort_unstable();
+    all_uses.dedup();
+    let uses_values: Vec<String> = all_uses.iter().map(|u| format!("\"{u}\"")).collect();
+    println!("cargo::rustc-check-cfg=cfg(chacha_uses, values({}))", uses_values.join(", "));
 
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     // The target properties `name` needs that this target lacks, as `key=value` texts.
@@ -91,9 +168,33 @@ fn main() {
             vec![*name]
         }
     };
-    for name in enabled {
-        println!("cargo::rustc-cfg=chacha_enabled=\"{name}\"");
+    if let Some((name, _)) = BACKENDS.iter().find(|(name, _)| !USES.iter().any(|(n, _)| n == name)) {
+        fail(&format!("build.rs: backend \"{name}\" has no entry in USES (what it uses of the shared code)"));
     }
+    let mut uses: Vec<&str> = Vec::new();
+    for name in &enabled {
+        println!("cargo::rustc-cfg=chacha_enabled=\"{name}\"");
+        let listed = USES.iter().find(|(n, _)| n == name).map_or(&[][..], |(_, uses)| *uses);
+        for item in listed {
+            let on_arch = item.split_once('@').is_none_or(|(_, only)| only == arch);
+            if on_arch {
+                uses.push(use_name(item));
+            }
+        }
+    }
+    let implied: Vec<&str> =
+        IMPLIES.iter().filter(|(u, _)| uses.contains(u)).flat_map(|(_, more)| more.iter().copied()).collect();
+    uses.extend(implied);
+    uses.sort_unstable();
+    uses.dedup();
+    for item in uses {
+        println!("cargo::rustc-cfg=chacha_uses=\"{item}\"");
+    }
+}
+
+/// A `USES` entry's name, without its `@ARCH`.
+fn use_name(item: &str) -> &str {
+    item.split_once('@').map_or(item, |(name, _)| name)
 }
 
 fn fail(message: &str) -> ! {

@@ -35,9 +35,12 @@ publish = false
 [dependencies]
 chacha-core = { path = "$root/chacha-core" }
 TOML
-# `chacha_enabled` is the cfg chacha-backends' build script sets; cursor.rs compiles its
-# simd128 parts under it.
-if ! (cd "$dir" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128 --cfg chacha_enabled=\"simd128\"" \
+# The cfgs chacha-backends' build script sets for a simd128 build: cursor.rs compiles what
+# simd128 uses under `chacha_uses` (`rows128` and what it brings, build.rs `USES`);
+# `chacha_enabled` for the base of a revision from before that.
+uses="--cfg chacha_enabled=\"simd128\""
+for u in cursor rows128 blocks_by_index walk partial_spans; do uses+=" --cfg chacha_uses=\"$u\""; done
+if ! (cd "$dir" && RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128 $uses" \
   cargo build -q --release --target wasm32-wasip1); then
   echo "wasm-bench/ab.sh: the program did not build (REV must be 1e9fecf or later: the" \
     "kernel contract's buffer type changed there)" >&2

@@ -14,7 +14,8 @@
 //!   split by the bits of its length, or through byte masks.
 //! - [`Tail`]: the caller's block that takes a partial block's keystream (`avx2`).
 //!
-//! Each group of methods is compiled for the backends that use it.
+//! Each group of methods is compiled where a backend uses it: `cfg(chacha_uses = "…")`,
+//! which `build.rs` sets from each backend's list of what it uses.
 //!
 //! [`Cursor`]: crate::cursor::Cursor
 //! [`Cursor::into_parts`]: crate::cursor::Cursor::into_parts
@@ -27,7 +28,7 @@
 
 use core::marker::PhantomData;
 
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(any(chacha_uses = "raw_keystream", chacha_uses = "partial_tail"))]
 use chacha_core::Block;
 use chacha_core::{BLOCK_LEN, XorBuf};
 
@@ -57,7 +58,7 @@ impl<'a> Cursor<'a, true> {
 }
 
 /// `avx2` and `avx512`: raw keystream, and the cursor as three words.
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "raw_keystream")]
 impl<'a> Cursor<'a, false> {
     /// The cursor over a raw-keystream request.
     #[inline(always)]
@@ -67,7 +68,7 @@ impl<'a> Cursor<'a, false> {
     }
 }
 
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "cursor_parts")]
 impl<const XOR: bool> Cursor<'_, XOR> {
     /// The cursor as three words: passed as arguments, they stay in registers, where the
     /// Rust ABI passes a struct of three words through memory (DECISIONS.md, § Shared by
@@ -87,7 +88,7 @@ impl<const XOR: bool> Cursor<'_, XOR> {
     }
 }
 
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "block_count")]
 impl<const XOR: bool> Cursor<'_, XOR> {
     /// Blocks left, a partial last block counted as one.
     #[inline(always)]
@@ -97,12 +98,7 @@ impl<const XOR: bool> Cursor<'_, XOR> {
 }
 
 /// By index (`avx2`, `rows128!`).
-#[cfg(any(
-    chacha_enabled = "avx2",
-    chacha_enabled = "sse2",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(chacha_uses = "blocks_by_index")]
 impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// Whole blocks.
     #[inline(always)]
@@ -126,15 +122,10 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
 }
 
 /// In order (`avx512`, `rows128!`).
-#[cfg(any(
-    chacha_enabled = "avx512",
-    chacha_enabled = "sse2",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(any(chacha_uses = "walk", chacha_uses = "sets_in_order"))]
 impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// The next `N` blocks, if all are whole; the cursor moves past them.
-    #[cfg(chacha_enabled = "avx512")]
+    #[cfg(chacha_uses = "sets_in_order")]
     #[inline(always)]
     pub(crate) fn next<const N: usize>(&mut self) -> Option<Blocks<'a, XOR, N>> {
         if self.len >= N * BLOCK_LEN {
@@ -150,6 +141,7 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
 
     /// The partial block when it is all that is left (`0 < len < 64`, `XOR`); the cursor
     /// is then empty.
+    #[cfg(chacha_uses = "walk")]
     #[inline(always)]
     pub(crate) fn last(&mut self) -> Option<Partial<'a>> {
         if !XOR || self.len == 0 || self.len >= BLOCK_LEN {
@@ -160,12 +152,7 @@ impl<'a, const XOR: bool> Cursor<'a, XOR> {
     }
 }
 
-#[cfg(any(
-    chacha_enabled = "sse2",
-    chacha_enabled = "avx512",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(chacha_uses = "walk")]
 impl<const XOR: bool> Cursor<'_, XOR> {
     /// Bytes left.
     #[inline(always)]
@@ -181,7 +168,7 @@ impl<const XOR: bool> Cursor<'_, XOR> {
 }
 
 /// The 128-bit backends split a request as they go (whole blocks, a partial last one).
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 impl Cursor<'_, true> {
     /// Bytes `..mid` and bytes `mid..`: two cursors over disjoint parts of this one's.
     ///
@@ -200,7 +187,7 @@ impl Cursor<'_, true> {
     }
 }
 
-#[cfg(chacha_enabled = "avx2")]
+#[cfg(chacha_uses = "partial_tail")]
 impl<'a, const XOR: bool> Cursor<'a, XOR> {
     /// The partial block after the whole ones, if `XOR` and there is one.
     #[inline(always)]
@@ -245,7 +232,7 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
 
 /// The stitched AEADs (`avx2` on x86_64, `neon`): the seal absorbs its ciphertext after
 /// writing it.
-#[cfg(any(all(chacha_enabled = "avx2", target_arch = "x86_64"), chacha_enabled = "neon"))]
+#[cfg(chacha_uses = "stitched")]
 impl<const N: usize> Blocks<'_, true, N> {
     /// Output bytes `at .. at + W`, read back after they were written: readable (the
     /// cursor's invariant).
@@ -266,7 +253,7 @@ pub(crate) struct Partial<'a> {
     _buf: PhantomData<&'a mut [u8]>,
 }
 
-#[cfg(chacha_enabled = "avx512")]
+#[cfg(chacha_uses = "partial_masked")]
 impl Partial<'_> {
     /// The block's start, for byte-masked loads and stores: only the first
     /// [`len`](Partial::len) bytes at either pointer are inside the request.
@@ -276,12 +263,7 @@ impl Partial<'_> {
     }
 }
 
-#[cfg(any(
-    chacha_enabled = "avx512",
-    chacha_enabled = "sse2",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(chacha_uses = "walk")]
 impl Partial<'_> {
     /// Its length, 1..=63.
     #[inline(always)]
@@ -290,16 +272,11 @@ impl Partial<'_> {
     }
 }
 
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 pub(crate) use spans::Span;
 
 /// Pieces of a request checked when handed out (`avx2`'s partial block, `rows128!`).
-#[cfg(any(
-    chacha_enabled = "avx2",
-    chacha_enabled = "sse2",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(chacha_uses = "partial_spans")]
 mod spans {
     use super::{BLOCK_LEN, Partial, PhantomData};
 
@@ -346,7 +323,7 @@ mod spans {
 }
 
 /// `rows128!`: 16-byte rows of whole blocks, and the bytes after a partial block's rows.
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 impl<'a, const N: usize> Blocks<'a, true, N> {
     /// Bytes `at .. at + W`, input and output.
     #[inline(always)]
@@ -355,7 +332,7 @@ impl<'a, const N: usize> Blocks<'a, true, N> {
     }
 }
 
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 impl<'a, const W: usize> Span<'a, W> {
     /// Bytes `at .. at + V` of the span.
     #[inline(always)]
@@ -365,7 +342,7 @@ impl<'a, const W: usize> Span<'a, W> {
     }
 }
 
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 impl Partial<'_> {
     /// Bytes `at ..` of the output = their input ^ `keystream` (`len - at` bytes).
     #[inline(always)]
@@ -384,14 +361,14 @@ impl Partial<'_> {
 
 /// The caller's block that takes a partial block's keystream (`avx2`): one word and
 /// `Copy`, so that it rides in a cursor passed by value.
-#[cfg(chacha_enabled = "avx2")]
+#[cfg(chacha_uses = "partial_tail")]
 #[derive(Clone, Copy)]
 pub(crate) struct Tail<'a> {
     block: *mut u8,
     _buf: PhantomData<&'a mut Block>,
 }
 
-#[cfg(chacha_enabled = "avx2")]
+#[cfg(chacha_uses = "partial_tail")]
 impl<'a> Tail<'a> {
     #[inline(always)]
     pub(crate) fn new(block: &'a mut Block) -> Self {

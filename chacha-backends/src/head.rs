@@ -78,7 +78,7 @@ impl Heads {
 /// one `inner_block` on `w`.
 #[inline(always)]
 #[cfg_attr(
-    not(chacha_enabled = "sse2"),
+    not(chacha_uses = "head_finish"),
     allow(dead_code, reason = "sse2 runs it; without sse2 only the tests, as the other kernels' model")
 )]
 pub(crate) fn finish_first_double_round(head: &[u32; 16], word12: u32) -> [u32; 16] {

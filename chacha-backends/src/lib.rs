@@ -7,7 +7,7 @@
 /// takes it in and out of a register of class `$class`, so that LLVM can move its
 /// computation neither past this point nor into a later iteration (it sinks work to its
 /// first use otherwise).
-#[cfg(any(chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "barrier")]
 macro_rules! schedule_barrier {
     ($class:ident; $($v:expr),+ $(,)?) => {
         // Only a scheduling hint: miri, which runs no `asm!`, goes without it.
@@ -30,7 +30,7 @@ macro_rules! schedule_barrier {
 /// a loop that tests at its end: `for _ in 0..n` tests for zero before the first pass and
 /// keeps the inputs' copies for that case (DECISIONS.md, § Kernels compiled once: build
 /// cost, the round count in `sse2`).
-#[cfg(chacha_enabled = "sse2")]
+#[cfg(chacha_uses = "repeat_rounds")]
 macro_rules! repeat_rounds {
     ($n:expr, $body:block) => {{
         let mut left: usize = $n;
@@ -51,7 +51,7 @@ macro_rules! repeat_rounds {
 /// piece of `out`, from block `counter` on. Cold and out of line, so that the fronts'
 /// requests stay one jump to the kernel (with a loop around it, the entry point kept a
 /// frame and a call: DECISIONS.md, § Kernels compiled once: build cost).
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "batch_in_pieces")]
 #[cold]
 #[inline(never)]
 fn fill_batch_in_pieces(
@@ -72,26 +72,20 @@ pub mod avx512;
 /// `Backend`, the backends' table and the one path from a call to a kernel.
 mod backend;
 /// The output cursor: the one holder of the pointers the SIMD backends write through.
-#[cfg(any(
-    chacha_enabled = "sse2",
-    chacha_enabled = "avx2",
-    chacha_enabled = "avx512",
-    chacha_enabled = "neon",
-    chacha_enabled = "simd128"
-))]
+#[cfg(chacha_uses = "cursor")]
 mod cursor;
 /// The counter-free head of the first double round, shared by the word-sliced kernels.
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "avx2", chacha_enabled = "avx512"))]
+#[cfg(chacha_uses = "head")]
 mod head;
 #[cfg(chacha_enabled = "neon")]
 pub mod neon;
 #[cfg(feature = "rayon")]
 pub mod parallel;
 /// The row-layout output of `sse2`, `neon` and `simd128`, written once (`rows128!`).
-#[cfg(any(chacha_enabled = "sse2", chacha_enabled = "neon", chacha_enabled = "simd128"))]
+#[cfg(chacha_uses = "rows128")]
 mod rows128;
 /// One block's quarter round in general-purpose registers (`soft`, `sse2`'s fifth block).
-#[cfg(any(chacha_enabled = "soft", chacha_enabled = "sse2"))]
+#[cfg(chacha_uses = "scalar")]
 mod scalar;
 #[cfg(chacha_enabled = "simd128")]
 pub mod simd128;
@@ -100,7 +94,7 @@ pub mod soft;
 #[cfg(chacha_enabled = "sse2")]
 pub mod sse2;
 /// What the stitched AEAD steps share (`avx2` on x86_64, `neon`).
-#[cfg(any(all(chacha_enabled = "avx2", target_arch = "x86_64"), chacha_enabled = "neon"))]
+#[cfg(chacha_uses = "stitched")]
 mod stitched;
 
 pub use backend::{Backend, WithKernel};
