@@ -2,44 +2,27 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 16 whole | `sliced8_from_head`, repeated: each set's first double round from the head | word-sliced: `x[i]` = word `i` of 8 blocks, block `j` in lane `j` |
-//! | ≥ 8 (and 7, one block wasted) | `sliced8_whole` / `sliced8` | same |
-//! | 5, 6 | `rows6`: three row chains (5: one block wasted; `rows_kernel!` writes `rows2`…`rows6`) | rows: one register per state row, 2 blocks per `__m256i` |
+//! | ≥ 16 whole | `sliced8_from_head`, repeated | word-sliced: `x[i]` = word `i` of 8 blocks, block `j` in lane `j` |
+//! | 7–15 | `sliced8_whole` / `sliced8` (7: one block wasted) | same |
+//! | 5, 6 | `rows6`: three row chains (5: one block wasted) | rows: one register per state row, 2 blocks per `__m256i` |
 //! | 3, 4 | `rows4`: two row chains (3: one block wasted) | same |
 //! | 2 | `rows2`: one row chain | same |
-//! | 1 | `rows1` (also `hchacha`); 1–64 bytes run it alone, in `xor_avx2_one_block` | one row per `__m128i` |
+//! | 1 | `rows1` (and `hchacha`); a request of 1–64 bytes runs it alone | one row per `__m128i` |
 //!
-//! `avx2/sliced8.rs` holds the word-sliced kernel, `avx2/rows.rs` the row kernels; this file
-//! the entry points, the width rules (`run`), its use of the output cursor and the rotate
-//! masks. Whole blocks are XORed straight out of registers; a partial last block's
-//! keystream goes to `tail` and is XORed from there (`xor_partial`). `fill` stores raw
-//! keystream from the same kernels, 1–4 blocks (and `fill_batch`, a front's short fills) in
-//! `fill_batch_avx2`, a function of its own, so that a cipher links no `fill_avx2`.
+//! Here: the entry points, the width rules (`run`) and the writes through the output cursor
+//! (`cursor.rs`); the kernels in `avx2/sliced8.rs` and `avx2/rows.rs`, the AEAD in
+//! `avx2/aead.rs` and `avx2/poly1305.rs`.
 //!
-//! The cursor (`cursor.rs`: the pointers, their invariant and the bounds checks): `Dest`
-//! is a `Cursor` and the `Tail`; the kernels, safe functions, write through it.
-//! `put_at(i, ..)` writes block `i` in any order (the 8-block transpose yields block `j`
-//! beside `j + 4`); `blocks_at::<8>` hands out the 8 whole blocks of a set as one `Blocks`
-//! window, the check being `run`'s loop condition. The loads and stores here are one-line
-//! intrinsics on the window's checked pointers.
+//! - The word-sliced rounds need no shuffles; they are `asm!` on OpenSSL's register plan,
+//!   since 16 `ymm` cannot hold 16 words, two masks and the temporaries without spilling.
+//! - Only word 12 differs between the 8 lanes, so from two sets on each set starts from the
+//!   head (`head.rs`) and its counter quarter round runs during the set before.
+//! - Row `b` stays in place between column and diagonal rounds, so no shuffle sits on the
+//!   chain, and two or three interleaved chains cost about one chain's latency.
+//! - A partial last block's keystream goes to the caller's `tail` block, XORed from there.
 //!
-//! Why:
-//! - **Word-sliced**: the rounds need no shuffles. 16 `ymm` cannot hold 16 words, two
-//!   `vpshufb` masks and the shift temporaries (LLVM spilled on the chains), so `rounds8` is
-//!   `asm!` on OpenSSL's register plan: two of the `c` words in memory, swapped mid-round
-//!   off the chain, the masks as memory operands (folded, LLVM made them
-//!   `vpshuflw`/`vpshufhw` pairs; `Masks::new` hides them from the intrinsics kernels too).
-//! - **The head**: only word 12 differs between the 8 lanes, so a request of two sets or
-//!   more starts each set from the `head` module's words, and the set's one counter quarter
-//!   round (`column_chain8`) runs during the set before, beside its transpose.
-//! - **Rows**: row `b` stays in place between column and diagonal rounds (lane diagram at
-//!   `to_diagonals!`), so no shuffle sits on the chain; two or three interleaved chains
-//!   cost about one chain's latency.
-//! - **No extra block in general-purpose registers**: free while the core's other hardware
-//!   thread is idle, slower while it is busy, and a library cannot know which.
-//!
-//! Figures, rejected designs and how to measure them again: `DECISIONS.md` in this crate,
-//! § avx2 (and § Machine facts for the CPUs).
+//! Figures and rejected designs (a ninth block in general-purpose registers among them):
+//! `DECISIONS.md` in this crate, § avx2.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;

@@ -2,38 +2,24 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 31 | `sliced16_sets`: 16 blocks, repeated, each set from the head; one spare lane for a last 15 | word-sliced: zmm `i` = word `i` of 16 blocks, lane `j` = block `counter + j` |
-//! | 15 … 30 | `sliced16`: 16 blocks, once; one spare lane for 15 | same |
-//! | 1 … 14 | `rows1` … `rows14`: 1 to 4 row chains of xmm (1 block), ymm (2) or zmm (4); 1–64 bytes run `rows1` alone, in `run_one_block` | rows: a block's rows a, b, c, d in four vectors, one block per 128-bit lane |
+//! | ≥ 31 | `sliced16_sets`: 16 blocks, repeated, each set from the head | word-sliced: zmm `i` = word `i` of 16 blocks, lane `j` = block `counter + j` |
+//! | 15 … 30 | `sliced16`: 16 blocks once (15: one spare lane) | same |
+//! | 1 … 14 | `rows1` … `rows14`: 1 to 4 row chains of xmm, ymm or zmm; a request of 1–64 bytes runs `rows1` alone | rows: one block per 128-bit lane |
 //!
-//! `avx512/sliced16.rs` holds the word-sliced kernel, `avx512/rows.rs` the row kernels;
-//! this file the entry points, the writes through the output cursor (`cursor.rs`'s
-//! `Cursor`, in order: `put_all`, `put_rows`) and the width rules (`run`).
+//! Here: the entry points, the width rules (`run`) and the writes through the output cursor
+//! (`cursor.rs`); the kernels in `avx512/sliced16.rs` and `avx512/rows.rs`, Poly1305 on
+//! IFMA in `avx512/poly1305.rs`.
 //!
-//! Why:
-//! - **Word-sliced**: no shuffles in the rounds (32 `vpaddd`, 32 `vpxord`, 32 `vprold` a
-//!   double round, no spills in 32 zmm), one 16×16 transpose fused into the XOR and stores.
-//! - **The head**: only word 12 differs between lanes, so 41 of the first double round's 96
-//!   instructions are done once, in scalar code (`head` module), and the one counter
-//!   quarter round left (`column_chain`) runs a set early, beside the set before.
-//! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
-//!   chain); two to four interleaved chains cost about one chain's latency.
-//! - **Split rotates** (`RotateForm`): the one-chain kernels (1 and 2 blocks, `hchacha`) can
-//!   step as `(d <<< n) ^ (a << n) ^ (a >> 32 - n)` with one `vpternlogd`; `detect` picks it
-//!   where `vprold` is slow (AMD family 19h) and keeps `vprold` elsewhere.
-//! - **Partial last block**: byte-masked loads and stores (masked-off bytes cannot fault),
-//!   its whole keystream to `tail`. `fill` runs the same width rules without the XOR;
-//!   `fill_batch` (a front's 1–4 blocks) runs `fill_one_block`, `rows2` or `rows4` in a
-//!   function of its own, so that a cipher links no `fill` instance of `run`.
-//! - **No extra block in general-purpose registers**, and `vprold` for every rotate: the
-//!   alternatives measured slower.
+//! - The word-sliced rounds need no shuffles and no spills in 32 zmm; one 16×16 transpose
+//!   is fused into the XOR and the stores.
+//! - Only word 12 differs between lanes, so the head (`head.rs`) does 41 of the first double
+//!   round's 96 instructions once, and its counter quarter round runs a set early.
+//! - Where `vprold` is slow (AMD family 19h), the one-chain kernels rotate with one
+//!   `vpternlogd` instead (`RotateForm`, picked by `detect`).
+//! - A partial last block goes through byte-masked loads and stores, which cannot fault.
+//! - The round count is an argument (`Steps`), so one instance serves ChaCha8, 12 and 20.
 //!
-//! Every function is `#[target_feature(enable = "avx512f,avx512vl,avx512bw")]`, so no
-//! intrinsic is left out of line; the double rounds are macros, so no array of vectors goes
-//! through memory. The round count is an argument of `run` and the kernels (`Steps`), so
-//! one instance serves ChaCha8, 12 and 20; only the 1–64-byte paths and HChaCha keep `R`.
-//! Figures, rejected designs and how to measure them again: `DECISIONS.md`
-//! in this crate, § avx512 (and § Machine facts for the CPUs).
+//! Figures and rejected designs: `DECISIONS.md` in this crate, § avx512.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;

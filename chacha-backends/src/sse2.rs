@@ -2,37 +2,24 @@
 //!
 //! | blocks left | kernel | layout |
 //! |---|---|---|
-//! | ≥ 5 (x86: ≥ 4) | `sliced4` with a fifth block in general-purpose registers (x86_64) | word-sliced: register `i` = word `i` of 4 blocks, lane `b` = block `counter + b` |
+//! | ≥ 5 (x86: ≥ 4) | `sliced4` and a fifth block in general-purpose registers (x86_64) | word-sliced: register `i` = word `i` of 4 blocks, lane `b` = block `counter + b` |
 //! | 4 | `sliced4` | same |
 //! | 1–3 | `row_blocks::<N>`: N row chains interleaved (also HChaCha, N = 1) | rows: one block in 4 registers, one row each |
 //!
-//! `sse2/sliced.rs` holds the word-sliced kernel; this file the entry points, the row
-//! kernel, the rotates and the memory helpers. No request computes a block it does not
-//! need; `fill` follows the same rules, its 1–4 blocks (and `fill_batch`, a front's short
-//! fills) in `fill_batch_sse2`, without the 5-block loop's set-up.
+//! Here: the entry points, the row kernel, the rotates and the memory helpers; the
+//! word-sliced kernel in `sse2/sliced.rs`. No request computes a block it does not use.
 //!
-//! SSE2 and nothing later: the 16-bit rotate is two word shuffles (`pshuflw`, `pshufhw`;
-//! with `ssse3` merely enabled LLVM makes them `pshufb`), 12/8/7 two shifts and an `or`.
-//! The entry points (`xor_sse2`, `fill_sse2`, `fill_batch_sse2`, `hchacha_sse2`) are
-//! `#[inline(never)]` and hold all of the module's vector code, where
-//! `scripts/check-sse2-isa.sh` checks it.
+//! - SSE2 and nothing later: the 16-bit rotate is `pshuflw` + `pshufhw`, the others two
+//!   shifts and an `or`; `scripts/check-sse2-isa.sh` checks the entry points' code.
+//! - The fifth block (x86_64) runs on the ALUs the vector code leaves idle; x86 has too few
+//!   registers for it.
+//! - Only word 12 differs between a step's blocks, so the head (`head.rs`) does the
+//!   counter-free part of the first double round once per call.
+//! - The round count is an argument, so one instance of each entry point serves ChaCha8,
+//!   12 and 20, half the crate's build.
 //!
-//! Why:
-//! - **Word-sliced**: no shuffles in the rounds; a `punpck*` transpose turns the words into
-//!   rows XORed straight into the data. 16 words fill the 16 xmm registers, so the quarter
-//!   rounds run in pairs while the other pair's words wait, a few on the stack.
-//! - **A fifth block in general-purpose registers** (x86_64; `SCALAR_BLOCK`): scalar
-//!   `add`/`xor`/`rol` interleaved with the vector pairs, on ALUs the vector code leaves
-//!   idle, XORed 8 bytes at a time (`xor_words`). x86 has too few registers.
-//! - **The head**: only word 12 differs between the blocks of a step, so the `head` module
-//!   does the counter-free part of the first double round once per call.
-//! - **Rows**: row b stays in place between column and diagonal rounds (no shuffle on the
-//!   chain); N interleaved chains cost about one chain's latency.
-//! - **The round count is an argument** (`double_rounds`), not a type: one instance of each
-//!   entry point serves ChaCha8, 12 and 20 (`backend.rs`), half the crate's build.
-//!
-//! Figures, rejected designs (among others the double round in `asm!`) and how to measure
-//! them again: `DECISIONS.md` in this crate, § sse2 (and § Machine facts for the CPUs).
+//! Figures and rejected designs (the double round in `asm!` among them): `DECISIONS.md` in
+//! this crate, § sse2.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{

@@ -1,37 +1,22 @@
 //! ChaCha20-Poly1305's bulk step on `neon`, stitched: per set of 8 blocks (512 bytes), the
-//! set's word-sliced ChaCha20 in vector registers and 32 Poly1305 block steps in
-//! general-purpose registers, in one `asm!` loop, so that the integer multiplier works while
-//! the SIMD pipes run the rounds (in the default pieces the MAC runs after the XOR, on the
-//! SIMD pipes or the portable step).
+//! set's ChaCha20 in vector registers and its 32 Poly1305 block steps in general-purpose
+//! registers, in one `asm!` loop ([`rounds8_mac`]), so that the integer multiplier works
+//! while the SIMD pipes run the rounds.
 //!
-//! - **A set**: the 8 blocks of `sliced::<2>` (two word-sliced sets of 4, `sliced_words`),
-//!   then `sliced_rows` and the XOR. The 10 double rounds are [`rounds8_mac`]'s `asm!`: 31
-//!   words in `v0`–`v30`, one (set B's word 11) in memory, `v31` the temporary of every
-//!   rotate; 8 parts a double round (`a += b; d ^= a; d <<<= 16`, then `c`/`b` with 12, then
-//!   8 and 7) over the 8 quarter rounds of both sets, rotates by `rev32` (16) and `ushr` +
-//!   `sli` (12, 8, 7: no `tbl`, whose table would take a second register from the words).
-//!   LLVM's allocation of the same rounds as intrinsics spilled about 60 vectors a double
-//!   round; this one moves 8.
-//! - **Between the parts**, a Poly1305 block step: 3, 3, 4, 3, 3 a double round, in a loop of
-//!   two passes of five double rounds, 16 steps a pass.
-//! - **Two chains**: blocks 0–15 of a set go on from `h`, blocks 16–31 into a second
-//!   accumulator from 0, the two in turns; after the loop `h = h · r^16 + second`
-//!   (`stitched::mul_add`, once a set; `r^16` once a request), as `avx2/aead.rs`. One chain
-//!   of 32 dependent steps would be about as long as the rounds on a core with three or
-//!   four SIMD pipes.
-//! - **Which ciphertext**: opening absorbs the set's own (its input, read in the rounds,
-//!   before the set's stores); sealing the set before's (its output), so the first set runs
-//!   `sliced` alone and the last set's ciphertext goes to `Neon::poly1305_blocks` after the
-//!   loop, with the rest of the message's (`stitched::aead`, shared with `avx2`).
-//! - **The Poly1305 step** (`block_step!`): radix 2^64 (the `Accumulator`'s limbs), 30
-//!   instructions: `ldp` of the block, `h + m` with its pad bit, `h · r` in four limbs (six
-//!   `mul`, four `umulh`), then the bits from 2^130 up folded in as `4·H + H`. Each chain's
-//!   `h` stays in three registers through the loop; the carries stay inside a step (the
-//!   vector instructions between steps write no flags). It leaves `h[2] <= 4`.
-//! - **Where**: ChaCha20 only, from one set opening and three sealing (whose first and last
-//!   sets are not stitched): `avx2`'s thresholds, measured there, not on ARM.
+//! | per set | where |
+//! |---|---|
+//! | 8 blocks: two word-sliced sets of 4 (`sliced_words`), then `sliced_rows` and the XOR | `v0`–`v30`, one word in memory, `v31` the rotates' temporary |
+//! | 32 Poly1305 steps (`block_step!`, radix 2^64, 30 instructions), 3 or 4 between the parts of a double round | two chains of three registers each |
 //!
-//! Not measured on ARM hardware; the `llvm-mca` figures and what was decided are in
+//! - The rounds are `asm!` because LLVM's allocation of the same intrinsics spilled about 60
+//!   vectors a double round; this plan moves 8.
+//! - Two chains (blocks 0–15 from `h`, 16–31 from 0, joined by `stitched::mul_add`): one
+//!   chain of 32 dependent steps would take about as long as the rounds.
+//! - Opening absorbs a set's own ciphertext, read in the rounds; sealing absorbs the set
+//!   before's, so the first set runs alone and the last one's MAC follows the loop.
+//! - ChaCha20 only, from one set opening and three sealing: `avx2`'s thresholds.
+//!
+//! Not measured on ARM hardware; the `llvm-mca` figures and the rejected designs:
 //! `DECISIONS.md` in this crate, § neon: the stitched AEAD.
 
 use core::arch::aarch64::uint32x4_t;
