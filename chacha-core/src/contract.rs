@@ -29,8 +29,7 @@ use crate::{
     buf::XorBuf,
     poly1305::{Accumulator, MacBlock},
     rounds::Rounds,
-    state::{BLOCK_LEN, Block, EndOfStream, State},
-    variant::Variant,
+    state::{BLOCK_LEN, Block, EndOfStream, State, Variant},
 };
 
 /// Blocks per request at which a kernel runs at its bulk speed: no kernel's widest step

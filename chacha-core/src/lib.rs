@@ -37,10 +37,8 @@ pub mod poly1305;
 pub mod reference;
 mod rounds;
 mod state;
-mod variant;
 
 pub use buf::{LengthMismatch, XorBuf};
 pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS, aead_in_pieces};
 pub use rounds::{R8, R12, R20, Rounds};
-pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, State};
-pub use variant::{Ietf, Legacy, StateRef, Variant};
+pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, Ietf, Legacy, State, StateRef, Variant};

@@ -9,8 +9,7 @@
 
 use crate::{
     rounds::Rounds,
-    state::{Block, CONSTANTS, State},
-    variant::Variant,
+    state::{Block, CONSTANTS, State, Variant},
 };
 
 /// RFC 8439 §2.2: the quarter round on four words of the state.
