@@ -4,12 +4,12 @@
 //! length from 0 to 1100 bytes (the short path up to 448, the key block and the one-pass
 //! kernel after, the stitched sets from 512) and each side of every 512-byte set to
 //! 4.5 KiB (the stitched loop's sets and the default 4 KiB pieces). Each message is sealed
-//! and opened in place, with an AAD of 0 to 17 bytes; a tag, a ciphertext byte or an AAD
+//! and opened in place and buffer to buffer, with an AAD of 0 to 17 bytes; a tag, a ciphertext byte or an AAD
 //! byte changed is refused and leaves the buffer as it was.
 
 use chacha_core::{BLOCK_LEN, Ietf, R20, State, reference};
 use chacha_testdata::filler;
-use chacha20poly1305::aead::AeadInOut;
+use chacha20poly1305::aead::{AeadInOut, inout::InOutBuf};
 use chacha20poly1305::{Backend, ChaCha20Poly1305, Key, Nonce, Tag};
 
 fn backends() -> Vec<Backend> {
@@ -65,6 +65,20 @@ fn every_path_matches_the_reference_and_refuses_forgeries() {
 
             aead.decrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into(), &tag).unwrap();
             assert_eq!(buf, plaintext, "{at}: opened");
+
+            // Buffer to buffer, both ways.
+            let mut out = vec![0u8; len];
+            let inout = InOutBuf::new(plaintext, &mut out).unwrap();
+            let tag = aead.encrypt_inout_detached(&nonce, aad, inout).unwrap();
+            assert_eq!(
+                (out.as_slice(), tag.as_slice()),
+                (want.as_slice(), want_tag.as_slice()),
+                "{at}: sealed to another buffer"
+            );
+            let mut opened = vec![0u8; len];
+            let inout = InOutBuf::new(&want, &mut opened).unwrap();
+            aead.decrypt_inout_detached(&nonce, aad, inout, &tag).unwrap();
+            assert_eq!(opened, plaintext, "{at}: opened to another buffer");
 
             // Forgeries: a tag bit, a ciphertext byte (first, middle, last), an AAD byte.
             let mut bad_tag = tag;
