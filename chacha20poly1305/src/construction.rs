@@ -9,6 +9,9 @@
 //!   steps run the portable step without the kernel dispatch, so that no load on the
 //!   path waits for a store it cannot be forwarded from (what those stalls cost:
 //!   `chacha-backends/DECISIONS.md` § The fronts: the AEAD's short messages).
+//! - **Sealing 9 to 12 blocks**: the key and the first 7 blocks from one `fill` too, the
+//!   rest from one `xor`, then the MAC: two calls where the one-pass path makes three (the
+//!   key block, 8 blocks, then 1–4), each a dependent chain ([`seal_medium`]).
 //! - **One pass for the rest**: [`State::xor_and_mac`] hands the message to the kernel,
 //!   which encrypts and authenticates each piece while it is in L1 (or in registers).
 //! - **Nothing unauthenticated leaves.** Opening in place past the short path decrypts in
@@ -161,9 +164,40 @@ pub(crate) fn seal<R: Rounds, K: Kernel>(
         Ok(seal_short::<R, K, { SHORT_BLOCKS / 2 }>(kernel, state, aad, buf, blocks))
     } else if blocks < SHORT_BLOCKS {
         Ok(seal_short::<R, K, SHORT_BLOCKS>(kernel, state, aad, buf, blocks))
+    } else if blocks > SHORT_BLOCKS && blocks < MEDIUM_BLOCKS {
+        Ok(seal_medium::<R, K>(kernel, state, aad, buf))
     } else {
         Ok(seal_bulk::<R, K>(kernel, state, aad, buf))
     }
+}
+
+/// Message blocks below which a seal of more than [`SHORT_BLOCKS`] takes its key from the
+/// fill of the first 8 ([`seal_medium`]). From 13 blocks on, `sse2` (5 blocks a step) was
+/// slower that way (`chacha-backends/DECISIONS.md` § The fronts: the AEAD's short messages).
+const MEDIUM_BLOCKS: usize = 13;
+
+/// [`seal`] of a message of 9 to 12 blocks: the key and the first 7 blocks of keystream
+/// from one fill (as the short path), the other 2–5 blocks XORed by the kernel, then the
+/// MAC of the whole ciphertext, so that no kernel call computes the key block alone. Out
+/// of line, as [`seal_bulk`].
+#[inline(never)]
+fn seal_medium<R: Rounds, K: Kernel>(
+    kernel: K,
+    mut state: State<Ietf>,
+    aad: &[u8],
+    mut buf: InOutBuf<'_, '_, u8>,
+) -> [u8; TAG_LEN] {
+    let mut keystream = [[0u8; BLOCK_LEN]; SHORT_BLOCKS];
+    let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream);
+    let len = buf.len();
+    let (head, rest) = buf.reborrow().split_at((SHORT_BLOCKS - 1) * BLOCK_LEN);
+    let _ = xor_short(&keystream[1..], head);
+    wipe(&mut keystream);
+    let mut tail = [0u8; BLOCK_LEN];
+    state.xor::<R, K>(kernel, xor_buf(rest), &mut tail).expect("checked by message_blocks");
+    wipe(core::slice::from_mut(&mut tail));
+    mac.absorb(kernel, buf.get_out());
+    mac.tag(aad.len(), len)
 }
 
 /// The start of a short message: `keystream` (blocks 0 ..= the message's last) from one

@@ -10,11 +10,13 @@
 //!   double rounds take 3, 3, 3, 3, 4 blocks (one pair in the first four goes without), in a
 //!   loop of two: 32 blocks, about one per 46 vector instructions of the set, so that the
 //!   steps enter the core at the pace it runs them.
-//! - **Two chains**: blocks 0–15 of a set go on from `h`, blocks 16–31 into a second
-//!   accumulator from 0, the two in turns; after the loop `h = h · r^16 + second`
-//!   (`mul_add`, once a set; `r^16` once a request). One chain of 32 steps would take about
-//!   the rounds' time in latency alone (each step waits for the last: the product, its
-//!   carries, the fold), which leaves the core no slack; two of 16 take half.
+//! - **Two chains from 2 KiB**: blocks 0–15 of a set go on from `h`, blocks 16–31 into a
+//!   second accumulator from 0, the two in turns; after the loop `h = h · r^16 + second`
+//!   (`mul_add`, once a set; `r^16` once a request). One chain of 32 steps takes about the
+//!   rounds' time in latency alone (each step waits for the last: the product, its carries,
+//!   the fold), which leaves the core no slack; two of 16 take half. Below 2 KiB (1–3 sets)
+//!   one chain all the same (`one_chain!`): `r^16`'s four squarings and a join a set cost
+//!   such a request more than the slack saves.
 //! - **Which ciphertext**: opening absorbs the set's own (its input, read in the rounds,
 //!   before the set's stores); sealing the set before's (its output), so the first set runs
 //!   `sliced8_whole` alone and the last set's ciphertext goes to the vector Poly1305 after
@@ -47,6 +49,11 @@ use crate::cursor::Cursor;
 use crate::stitched::{self, SET, mul_add, r16};
 
 cpufeatures::new!(cpuid_bmi2, "bmi2");
+
+/// Sets (of [`SET`] bytes) from which a request absorbs in two Poly1305 chains (each set's
+/// blocks 16–31 from 0, joined by `r^16`): below, one chain, which needs no `r^16` (four
+/// squarings) and no join a set (DECISIONS.md, § avx2: the AEAD from 64 bytes to 4 KiB).
+const TWO_CHAINS_FROM: usize = 4;
 
 /// Proof that this CPU has BMI2 (`mulx`); only [`Bmi2::detect`] creates one, and only
 /// `Avx2::detect` calls it, so one held by an `Avx2` means AVX2 and BMI2.
@@ -108,10 +115,25 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
 ) {
     // SAFETY: the caller's guarantee.
     let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
+    if len >= TWO_CHAINS_FROM * SET {
+        sets_loop::<V, SEAL, true>(state, acc, cur);
+    } else {
+        sets_loop::<V, SEAL, false>(state, acc, cur);
+    }
+}
+
+/// [`sets_avx2`]'s loop, with two Poly1305 chains or one ([`sliced8_mac`]).
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+fn sets_loop<V: Variant, const SEAL: bool, const TWO: bool>(
+    state: &State<V>,
+    acc: &mut Accumulator,
+    cur: Cursor<'_, true>,
+) {
     let w = state.words();
     let masks = Masks::new();
     let r = acc.r();
-    let r16 = r16(r);
+    let r16 = if TWO { r16(r) } else { [0; 3] };
     let mut h = acc.h();
     let mut counter = state.counter();
     let mut before: Option<Blocks<'_, true, 8>> = None;
@@ -120,7 +142,7 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
         let ciphertext = if SEAL { before.map(|b| b.written::<SET>(0)) } else { Some(set.inp::<SET>(0)) };
         match ciphertext {
             // SAFETY: a window's checked pointer to its 512 bytes, readable.
-            Some(c) => unsafe { sliced8_mac::<V>(w, counter, set, masks, &mut h, r, r16, c) },
+            Some(c) => unsafe { sliced8_mac::<V, TWO>(w, counter, set, masks, &mut h, r, r16, c) },
             None => sliced8_whole::<R20, V, true>(w, counter, set, masks),
         }
         before = Some(set);
@@ -131,15 +153,16 @@ unsafe fn sets_avx2<V: Variant, const SEAL: bool>(
 }
 
 /// ChaCha20's 8 blocks from `counter` into `set`, while `h` absorbs the 32 blocks at
-/// `ciphertext` with key `r`: blocks 0–15 into `h` and blocks 16–31 into a second
-/// accumulator from 0, side by side in the rounds (two independent chains), then
-/// `h = h · r^16 + the second` (`r16`: `r^16`, partly reduced).
+/// `ciphertext` with key `r`: if `TWO`, blocks 0–15 into `h` and blocks 16–31 into a
+/// second accumulator from 0, side by side in the rounds (two independent chains), then
+/// `h = h · r^16 + the second` (`r16`: `r^16`, partly reduced); otherwise all 32 into `h`
+/// (`r16` unused).
 /// # Safety
 /// `ciphertext` is valid for reading 512 bytes.
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
 #[allow(clippy::too_many_arguments)]
-unsafe fn sliced8_mac<V: Variant>(
+unsafe fn sliced8_mac<V: Variant, const TWO: bool>(
     w: &[u32; 16],
     counter: u64,
     set: Blocks<'_, true, 8>,
@@ -153,8 +176,10 @@ unsafe fn sliced8_mac<V: Variant>(
     let mut x = input;
     let mut second = [0; 3];
     // SAFETY: the caller's guarantee.
-    unsafe { rounds8_mac(&mut x, m, h, &mut second, r, ciphertext) };
-    *h = mul_add(*h, r16, second);
+    unsafe { rounds8_mac::<TWO>(&mut x, m, h, &mut second, r, ciphertext) };
+    if TWO {
+        *h = mul_add(*h, r16, second);
+    }
     put8_whole!(x, input, set);
 }
 
@@ -264,17 +289,97 @@ macro_rules! qr8x2_mac {
     };
 }
 
+/// The slots of a pass of [`rounds8_mac`] with two chains: 16 Poly1305 block steps, 8 of
+/// each chain in turns (the block's offsets from `{m}`, the registers of its `h`, four free
+/// ones), in the 20 quarter-round-pair slots of five double rounds (`[]`: a pair without
+/// one), handed to `$then!`. Each step leaves its chain's `h` in three of the four free
+/// registers (`poly_step!`) and the names rotate so that a pass ends where it started: `h`
+/// in `{g0}`–`{g2}`, `second` in `{g3}`–`{g5}`.
+#[rustfmt::skip]
+macro_rules! two_chains {
+    ($then:ident) => {
+        $then!(
+            [0, 8; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [256, 264; "{g3}", "{g4}", "{g5}"; "{g1}", "{g2}", "{g0}", "{g8}"],
+            [16, 24; "{g6}", "{g7}", "{g9}"; "{g3}", "{g4}", "{g5}", "{g0}"],
+            [],
+            [272, 280; "{g1}", "{g2}", "{g8}"; "{g7}", "{g9}", "{g6}", "{g5}"],
+            [32, 40; "{g3}", "{g4}", "{g0}"; "{g1}", "{g2}", "{g8}", "{g6}"],
+            [],
+            [288, 296; "{g7}", "{g9}", "{g5}"; "{g4}", "{g0}", "{g3}", "{g8}"],
+            [48, 56; "{g1}", "{g2}", "{g6}"; "{g7}", "{g9}", "{g5}", "{g3}"],
+            [],
+            [304, 312; "{g4}", "{g0}", "{g8}"; "{g2}", "{g6}", "{g1}", "{g5}"],
+            [64, 72; "{g7}", "{g9}", "{g3}"; "{g4}", "{g0}", "{g8}", "{g1}"],
+            [],
+            [320, 328; "{g2}", "{g6}", "{g5}"; "{g9}", "{g3}", "{g7}", "{g8}"],
+            [80, 88; "{g4}", "{g0}", "{g1}"; "{g2}", "{g6}", "{g5}", "{g7}"],
+            [336, 344; "{g9}", "{g3}", "{g8}"; "{g0}", "{g1}", "{g4}", "{g5}"],
+            [96, 104; "{g2}", "{g6}", "{g7}"; "{g9}", "{g3}", "{g8}", "{g4}"],
+            [352, 360; "{g0}", "{g1}", "{g5}"; "{g6}", "{g7}", "{g2}", "{g8}"],
+            [112, 120; "{g9}", "{g3}", "{g4}"; "{g0}", "{g1}", "{g5}", "{g2}"],
+            [368, 376; "{g6}", "{g7}", "{g8}"; "{g3}", "{g4}", "{g9}", "{g5}"]
+        )
+    };
+}
+
+/// The slots of a pass with one chain: 16 block steps in order (256 bytes), in the same
+/// slots as `two_chains!`. Two steps return `h` to `{g0}`–`{g2}`: the first leaves it in
+/// `{g6}`, `{g7}`, `{g9}`, the second takes `{g0}`, `{g1}`, `{g8}`, `{g2}` as its free
+/// registers.
+#[rustfmt::skip]
+macro_rules! one_chain {
+    ($then:ident) => {
+        $then!(
+            [0, 8; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [16, 24; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [32, 40; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [],
+            [48, 56; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [64, 72; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [],
+            [80, 88; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [96, 104; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [],
+            [112, 120; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [128, 136; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [],
+            [144, 152; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [160, 168; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [176, 184; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [192, 200; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [208, 216; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"],
+            [224, 232; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
+            [240, 248; "{g6}", "{g7}", "{g9}"; "{g0}", "{g1}", "{g8}", "{g2}"]
+        )
+    };
+}
+
+/// A pass of [`rounds8_mac`]: five double rounds, four slots each.
+#[rustfmt::skip]
+macro_rules! rounds_pass {
+    ($a0:tt, $a1:tt, $a2:tt, $a3:tt, $b0:tt, $b1:tt, $b2:tt, $b3:tt, $c0:tt, $c1:tt, $c2:tt, $c3:tt,
+     $d0:tt, $d1:tt, $d2:tt, $d3:tt, $e0:tt, $e1:tt, $e2:tt, $e3:tt) => {
+        concat!(
+            double_round8_asm!(qr8x2_mac; $a0, $a1, $a2, $a3),
+            double_round8_asm!(qr8x2_mac; $b0, $b1, $b2, $b3),
+            double_round8_asm!(qr8x2_mac; $c0, $c1, $c2, $c3),
+            double_round8_asm!(qr8x2_mac; $d0, $d1, $d2, $d3),
+            double_round8_asm!(qr8x2_mac; $e0, $e1, $e2, $e3),
+        )
+    };
+}
+
 /// ChaCha20's 10 double rounds of the word-sliced state (as `rounds8`), with the 32
-/// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps: blocks 0–15
-/// into `h`, 16–31 into `second`, in turns; two passes of five double rounds, 16 blocks a
-/// pass (8 of each chain). `h` starts in `{g0}`–`{g2}`, `second` in `{g3}`–`{g5}`; each
-/// step leaves its chain's `h` in three of the four free registers (`poly_step!`), and the
-/// slots name them so that a pass ends where it started.
+/// Poly1305 block steps of the 512 bytes at `ciphertext` between its steps, two passes of
+/// five double rounds, 16 blocks a pass: if `TWO`, blocks 0–15 into `h` and 16–31 into
+/// `second`, in turns, 8 of each a pass (`two_chains!`); otherwise all 32 into `h`, in
+/// order, and `second` untouched (`one_chain!`).
 /// # Safety
 /// `ciphertext` is valid for reading 512 bytes.
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
-unsafe fn rounds8_mac(
+unsafe fn rounds8_mac<const TWO: bool>(
     x: &mut [__m256i; 16],
     m: Masks,
     h: &mut [u64; 3],
@@ -290,60 +395,46 @@ unsafe fn rounds8_mac(
     let [x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, _, _, x12, x13, x14, x15] = x;
     let [a0, a1, a2] = h;
     let [b0, b1, b2] = second;
-    // SAFETY: the asm reads and writes only the named registers, the flags and `s` (through
-    // `{s}`: 216 bytes, 32-aligned for `vmovdqa`), and reads the 512 bytes from
-    // `ciphertext` (the caller's guarantee: two passes of 128 bytes of each half through
-    // `{m}`).
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            double_round8_asm!(qr8x2_mac;
-                [0, 8; "{g0}", "{g1}", "{g2}"; "{g6}", "{g7}", "{g8}", "{g9}"],
-                [256, 264; "{g3}", "{g4}", "{g5}"; "{g1}", "{g2}", "{g0}", "{g8}"],
-                [16, 24; "{g6}", "{g7}", "{g9}"; "{g3}", "{g4}", "{g5}", "{g0}"],
-                []),
-            double_round8_asm!(qr8x2_mac;
-                [272, 280; "{g1}", "{g2}", "{g8}"; "{g7}", "{g9}", "{g6}", "{g5}"],
-                [32, 40; "{g3}", "{g4}", "{g0}"; "{g1}", "{g2}", "{g8}", "{g6}"],
-                [],
-                [288, 296; "{g7}", "{g9}", "{g5}"; "{g4}", "{g0}", "{g3}", "{g8}"]),
-            double_round8_asm!(qr8x2_mac;
-                [48, 56; "{g1}", "{g2}", "{g6}"; "{g7}", "{g9}", "{g5}", "{g3}"],
-                [],
-                [304, 312; "{g4}", "{g0}", "{g8}"; "{g2}", "{g6}", "{g1}", "{g5}"],
-                [64, 72; "{g7}", "{g9}", "{g3}"; "{g4}", "{g0}", "{g8}", "{g1}"]),
-            double_round8_asm!(qr8x2_mac;
-                [],
-                [320, 328; "{g2}", "{g6}", "{g5}"; "{g9}", "{g3}", "{g7}", "{g8}"],
-                [80, 88; "{g4}", "{g0}", "{g1}"; "{g2}", "{g6}", "{g5}", "{g7}"],
-                [336, 344; "{g9}", "{g3}", "{g8}"; "{g0}", "{g1}", "{g4}", "{g5}"]),
-            double_round8_asm!(qr8x2_mac;
-                [96, 104; "{g2}", "{g6}", "{g7}"; "{g9}", "{g3}", "{g8}", "{g4}"],
-                [352, 360; "{g0}", "{g1}", "{g5}"; "{g6}", "{g7}", "{g2}", "{g8}"],
-                [112, 120; "{g9}", "{g3}", "{g4}"; "{g0}", "{g1}", "{g5}", "{g2}"],
-                [368, 376; "{g6}", "{g7}", "{g8}"; "{g3}", "{g4}", "{g9}", "{g5}"]),
-            "add {m}, 128",
-            "dec qword ptr [{s} + 208]",
-            "jnz 2b",
-            s = in(reg) &mut s,
-            m = inout(reg) ciphertext => _,
-            g0 = inout(reg) *a0,
-            g1 = inout(reg) *a1,
-            g2 = inout(reg) *a2,
-            g3 = inout(reg) *b0,
-            g4 = inout(reg) *b1,
-            g5 = inout(reg) *b2,
-            g6 = out(reg) _,
-            g7 = out(reg) _,
-            g8 = out(reg) _,
-            g9 = out(reg) _,
-            out("rdx") _,
-            inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
-            inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
-            inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
-            inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
-            options(nostack),
-        );
+    // The same operands for both slot tables; `$stride`: bytes of ciphertext a pass.
+    macro_rules! rounds_asm {
+        ($slots:ident, $stride:literal $(, $note:literal)?) => {
+            core::arch::asm!(
+                $($note,)?
+                "2:",
+                $slots!(rounds_pass),
+                concat!("add {m}, ", $stride),
+                "dec qword ptr [{s} + 208]",
+                "jnz 2b",
+                s = in(reg) &mut s,
+                m = inout(reg) ciphertext => _,
+                g0 = inout(reg) *a0,
+                g1 = inout(reg) *a1,
+                g2 = inout(reg) *a2,
+                g3 = inout(reg) *b0,
+                g4 = inout(reg) *b1,
+                g5 = inout(reg) *b2,
+                g6 = out(reg) _,
+                g7 = out(reg) _,
+                g8 = out(reg) _,
+                g9 = out(reg) _,
+                out("rdx") _,
+                inout("ymm0") *x0, inout("ymm1") *x1, inout("ymm2") *x2, inout("ymm3") *x3,
+                inout("ymm4") *x4, inout("ymm5") *x5, inout("ymm6") *x6, inout("ymm7") *x7,
+                inout("ymm8") *x8, inout("ymm9") *x9, out("ymm10") _, out("ymm11") _,
+                inout("ymm12") *x12, inout("ymm13") *x13, inout("ymm14") *x14, inout("ymm15") *x15,
+                options(nostack),
+            )
+        };
+    }
+    if TWO {
+        // SAFETY: the asm reads and writes only the named registers, the flags and `s`
+        // (through `{s}`: 216 bytes, 32-aligned for `vmovdqa`), and reads the 512 bytes from
+        // `ciphertext` (the caller's guarantee: two passes of 128 bytes of each half through
+        // `{m}`).
+        unsafe { rounds_asm!(two_chains, 128) };
+    } else {
+        // SAFETY: as above; the 512 bytes as two passes of 256 through `{m}`.
+        unsafe { rounds_asm!(one_chain, 256, "/* second, unused: {g3} {g4} {g5} */") };
     }
     x[10] = s.0[2];
     x[11] = s.0[3];
