@@ -11,7 +11,7 @@
 //! and `ChaChaCore` under `BlockRng`, and `chacha20poly1305`'s ChaCha20-Poly1305 and
 //! XChaCha20-Poly1305 sealing (in place and buffer to buffer, the data as associated data
 //! too) and Poly1305 alone on each backend's MAC kernel, over lengths 0, 1, 63, 64, 65,
-//! 256, 1000 and 4096. Opening is its bulk step (`Kernel::mac_then_xor`: the MAC of the
+//! 256, 600, 1000, 1600 and 4096. Opening is its bulk step (`Kernel::mac_then_xor`: the MAC of the
 //! ciphertext and the XOR, which on `avx2` is a loop of its own) and then the tag
 //! comparison, whose verdict is public by design and branched on (memcheck cannot be told
 //! so inside the library): the bulk step runs here, through the kernel API; the comparison
@@ -68,8 +68,10 @@ use chacha20poly1305::aead::{AeadInOut, inout::InOutBuf};
 use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
 
 /// Request lengths: empty, one byte, around one block, several blocks, a partial block
-/// after whole ones, and the widest kernels' loops.
-const LENGTHS: [usize; 8] = [0, 1, 63, 64, 65, 256, 1000, 4096];
+/// after whole ones, every AEAD path (the short seal of up to 8 blocks, its 9–12-block
+/// form, the default pieces, the stitched loop with one Poly1305 chain below 2 KiB and two
+/// from there on `avx2`), and the widest kernels' loops.
+const LENGTHS: [usize; 10] = [0, 1, 63, 64, 65, 256, 600, 1000, 1600, 4096];
 
 /// What memcheck is told is secret: key (and RNG seed), nonce (and RNG stream), data.
 struct Secrets {
