@@ -19,8 +19,9 @@
 //!   2→3, then 0→1 with 3→4: poly1305-donna's order), leaving each limb a few bits over
 //!   26 bits — not a full reduction, which the next step does not need.
 //! - **Registers**: `h` (5), `r^4` (5) and `5 · r^4` (4) would be 14 of the 16 `ymm`, so
-//!   the loop reads the multiplier from memory ([`in_memory`]): `vpmuludq` memory operands
-//!   on the load ports, and the accumulator, the message and the products in registers.
+//!   the loop ([`absorb`], one `asm!` block on x86_64) reads the multiplier from memory:
+//!   `vpmuludq` memory operands on the load ports, and the accumulator, the message and the
+//!   products in registers, where LLVM's register allocation spilled or added loads.
 //!
 //! Whole groups of 4 only, from a threshold in blocks: shorter calls and a remainder of
 //! fewer than 4 blocks take the portable step (`avx2.rs`, `poly1305_blocks`). Figures:
@@ -33,7 +34,9 @@ use core::arch::x86_64::*;
 
 use chacha_core::poly1305::{Accumulator, MacBlock, from_limbs, to_limbs};
 
-use super::{Avx2, load_32, store_32};
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+use super::load_32;
+use super::{Avx2, store_32};
 
 /// Blocks per call from which [`Avx2::poly1305_groups`] pays for its setup (the powers of
 /// `r` and the conversions to and from 26-bit limbs); below, the portable step is faster.
@@ -45,6 +48,7 @@ const MASK26: i64 = (1 << 26) - 1;
 /// What a step multiplies by, one value per lane: `r[i]` is limb `i`, `s[i]` is
 /// `5 · r[i + 1]` (for the products that wrap past 2^130).
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct Multiplier {
     r: [__m256i; 5],
     s: [__m256i; 4],
@@ -86,11 +90,8 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
     let lane0 = |limb: u64| _mm256_set_epi64x(0, 0, 0, limb as i64);
     let mut acc = [lane0(h[0]), lane0(h[1]), lane0(h[2]), lane0(h[3]), lane0(h[4])];
     let (last_group, body) = groups.split_last().expect("the caller passes one group or more");
-    for group in body {
-        in_memory(&step);
-        acc = mul(add(acc, load4(group)), &step);
-    }
-    acc = mul(add(acc, load4(last_group)), &last);
+    absorb(&mut acc, body, &step);
+    absorb(&mut acc, core::slice::from_ref(last_group), &last);
     let mut sum = [0u64; 5];
     for i in 0..5 {
         let [a, b, c, d] = lanes(acc[i]);
@@ -99,20 +100,169 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
     sum
 }
 
-/// Makes the loop read `k` from memory at each use: an `asm!` that may write it (it does
-/// not), so its nine vectors become `vpmuludq` memory operands (load ports) instead of
-/// nine of the sixteen `ymm` the accumulator, the message and the products need; held in
-/// registers, LLVM spilled the accumulator instead and reloaded it on the chain.
-#[inline(always)]
-fn in_memory(k: &Multiplier) {
-    #[cfg(not(miri))]
-    // SAFETY: an empty asm block: it reads and writes nothing (LLVM assumes it may write
-    // through the pointer, which is the point).
+/// `acc` absorbs `groups`, `h = (h + m) · k` per group in every lane, carried as [`carry`]
+/// does: the loop in one `asm!` block, so that every multiplier limb is a `vpmuludq` memory
+/// operand (no load instructions, no register held) and `h`, the products and the message
+/// stay in the 16 `ymm` without a spill.
+///
+/// Registers: `ymm0`–`ymm4` `h`; `ymm5`–`ymm9` the products `d0`–`d4`; `ymm10`–`ymm13`
+/// the message and temporaries; `ymm14` the 26-bit mask; `ymm15` the pad bit. `k` points to
+/// a [`Multiplier`]: `r0`–`r4` at 32-byte steps, then `5·r1`–`5·r4`. Bounds as at [`mul`]
+/// and [`carry`], except that limb 4's carry is multiplied by 5 with `vpmuludq` (it is
+/// below 2^30: [`mul`]'s limb 4 sum is five products of limbs below 2^27.4 and 2^26.01).
+/// Instruction by instruction it is `add`, `load4`, [`mul`] and [`carry`], which miri and
+/// 32-bit x86 (8 `ymm`) run instead.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[target_feature(enable = "avx2")]
+fn absorb(acc: &mut [__m256i; 5], groups: &[[MacBlock; 4]], k: &Multiplier) {
+    if groups.is_empty() {
+        return;
+    }
+    let [mut h0, mut h1, mut h2, mut h3, mut h4] = *acc;
+    let mask = _mm256_set1_epi64x(MASK26);
+    let pad = _mm256_set1_epi64x(1 << 24);
+    let five = [5u64; 4];
+    let range = groups.as_ptr_range();
+    // SAFETY: the loop reads the 64 bytes at each of `groups`' elements from
+    // `range.start` up to `range.end` (a non-empty slice, so at least one), the 288
+    // bytes of `*k` and the 32 of `five`; it writes no memory and uses no stack. The
+    // target feature avx2 is enabled on this function, whose caller holds an `Avx2`.
     unsafe {
-        core::arch::asm!("/* {0} */", in(reg) k as *const Multiplier, options(nostack, preserves_flags))
-    };
-    #[cfg(miri)]
-    let _ = k;
+        core::arch::asm!(
+            ".p2align 5",
+            "2:",
+            // The message: lo = blocks' low halves, hi = their high halves (see `load4`).
+            "vmovdqu ymm12, ymmword ptr [{p}]",
+            "vmovdqu ymm13, ymmword ptr [{p} + 32]",
+            "vpunpckhqdq ymm11, ymm12, ymm13",
+            "vpunpcklqdq ymm12, ymm12, ymm13",
+            // h2 and h0 first: the carries finished them first.
+            "vpsrlq ymm10, ymm12, 52",
+            "vpsllq ymm13, ymm11, 12",
+            "vpor ymm10, ymm10, ymm13",
+            "vpand ymm10, ymm10, ymm14",
+            "vpaddq ymm2, ymm2, ymm10",
+            "vpand ymm10, ymm12, ymm14",
+            "vpaddq ymm0, ymm0, ymm10",
+            "vpsrlq ymm12, ymm12, 26",
+            "vpand ymm12, ymm12, ymm14",
+            "vpaddq ymm1, ymm1, ymm12",
+            "vpsrlq ymm13, ymm11, 14",
+            "vpand ymm13, ymm13, ymm14",
+            "vpaddq ymm3, ymm3, ymm13",
+            "vpsrlq ymm11, ymm11, 40",
+            "vpor ymm11, ymm11, ymm15",
+            "vpaddq ymm4, ymm4, ymm11",
+            "add {p}, 64",
+            // d_j = sum of h_i · k_(j−i), the multiplier limb from memory.
+            // h2
+            "vpmuludq ymm5, ymm2, ymmword ptr [{k} + 224]",
+            "vpmuludq ymm6, ymm2, ymmword ptr [{k} + 256]",
+            "vpmuludq ymm7, ymm2, ymmword ptr [{k} + 0]",
+            "vpmuludq ymm8, ymm2, ymmword ptr [{k} + 32]",
+            "vpmuludq ymm9, ymm2, ymmword ptr [{k} + 64]",
+            // h0
+            "vpmuludq ymm10, ymm0, ymmword ptr [{k} + 0]",
+            "vpaddq ymm5, ymm5, ymm10",
+            "vpmuludq ymm11, ymm0, ymmword ptr [{k} + 32]",
+            "vpaddq ymm6, ymm6, ymm11",
+            "vpmuludq ymm12, ymm0, ymmword ptr [{k} + 64]",
+            "vpaddq ymm7, ymm7, ymm12",
+            "vpmuludq ymm13, ymm0, ymmword ptr [{k} + 96]",
+            "vpaddq ymm8, ymm8, ymm13",
+            "vpmuludq ymm10, ymm0, ymmword ptr [{k} + 128]",
+            "vpaddq ymm9, ymm9, ymm10",
+            // h1
+            "vpmuludq ymm11, ymm1, ymmword ptr [{k} + 256]",
+            "vpaddq ymm5, ymm5, ymm11",
+            "vpmuludq ymm12, ymm1, ymmword ptr [{k} + 0]",
+            "vpaddq ymm6, ymm6, ymm12",
+            "vpmuludq ymm13, ymm1, ymmword ptr [{k} + 32]",
+            "vpaddq ymm7, ymm7, ymm13",
+            "vpmuludq ymm10, ymm1, ymmword ptr [{k} + 64]",
+            "vpaddq ymm8, ymm8, ymm10",
+            "vpmuludq ymm11, ymm1, ymmword ptr [{k} + 96]",
+            "vpaddq ymm9, ymm9, ymm11",
+            // h3
+            "vpmuludq ymm12, ymm3, ymmword ptr [{k} + 192]",
+            "vpaddq ymm5, ymm5, ymm12",
+            "vpmuludq ymm13, ymm3, ymmword ptr [{k} + 224]",
+            "vpaddq ymm6, ymm6, ymm13",
+            "vpmuludq ymm10, ymm3, ymmword ptr [{k} + 256]",
+            "vpaddq ymm7, ymm7, ymm10",
+            "vpmuludq ymm11, ymm3, ymmword ptr [{k} + 0]",
+            "vpaddq ymm8, ymm8, ymm11",
+            "vpmuludq ymm12, ymm3, ymmword ptr [{k} + 32]",
+            "vpaddq ymm9, ymm9, ymm12",
+            // h4
+            "vpmuludq ymm13, ymm4, ymmword ptr [{k} + 160]",
+            "vpaddq ymm5, ymm5, ymm13",
+            "vpmuludq ymm10, ymm4, ymmword ptr [{k} + 192]",
+            "vpaddq ymm6, ymm6, ymm10",
+            "vpmuludq ymm11, ymm4, ymmword ptr [{k} + 224]",
+            "vpaddq ymm7, ymm7, ymm11",
+            "vpmuludq ymm12, ymm4, ymmword ptr [{k} + 256]",
+            "vpaddq ymm8, ymm8, ymm12",
+            "vpmuludq ymm13, ymm4, ymmword ptr [{k} + 0]",
+            "vpaddq ymm9, ymm9, ymm13",
+            // The carries: 0→1 with 3→4, 1→2 with 4→0 (times 5), 2→3 with 0→1, 3→4.
+            "vpsrlq ymm10, ymm5, 26",
+            "vpsrlq ymm11, ymm8, 26",
+            "vpand ymm5, ymm5, ymm14",
+            "vpand ymm8, ymm8, ymm14",
+            "vpaddq ymm6, ymm6, ymm10",
+            "vpaddq ymm9, ymm9, ymm11",
+            "vpsrlq ymm10, ymm6, 26",
+            "vpsrlq ymm11, ymm9, 26",
+            "vpand ymm1, ymm6, ymm14",
+            "vpand ymm4, ymm9, ymm14",
+            "vpaddq ymm7, ymm7, ymm10",
+            "vpmuludq ymm11, ymm11, ymmword ptr [{five}]",
+            "vpaddq ymm5, ymm5, ymm11",
+            "vpsrlq ymm10, ymm7, 26",
+            "vpsrlq ymm11, ymm5, 26",
+            "vpand ymm2, ymm7, ymm14",
+            "vpand ymm0, ymm5, ymm14",
+            "vpaddq ymm8, ymm8, ymm10",
+            "vpaddq ymm1, ymm1, ymm11",
+            "vpsrlq ymm10, ymm8, 26",
+            "vpand ymm3, ymm8, ymm14",
+            "vpaddq ymm4, ymm4, ymm10",
+            "cmp {p}, {end}",
+            "jne 2b",
+            p = inout(reg) range.start => _,
+            end = in(reg) range.end,
+            k = in(reg) core::ptr::from_ref(k),
+            five = in(reg) five.as_ptr(),
+            inout("ymm0") h0,
+            inout("ymm1") h1,
+            inout("ymm2") h2,
+            inout("ymm3") h3,
+            inout("ymm4") h4,
+            out("ymm5") _,
+            out("ymm6") _,
+            out("ymm7") _,
+            out("ymm8") _,
+            out("ymm9") _,
+            out("ymm10") _,
+            out("ymm11") _,
+            out("ymm12") _,
+            out("ymm13") _,
+            in("ymm14") mask,
+            in("ymm15") pad,
+            options(nostack, readonly),
+        );
+    }
+    *acc = [h0, h1, h2, h3, h4];
+}
+
+/// The same as the `asm!` loop, in intrinsics: for miri and 32-bit x86.
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
+#[target_feature(enable = "avx2")]
+fn absorb(acc: &mut [__m256i; 5], groups: &[[MacBlock; 4]], k: &Multiplier) {
+    for group in groups {
+        *acc = mul(add(*acc, load4(group)), k);
+    }
 }
 
 /// The multipliers of the last group (`r^4, r^2, r^3, r^1` by lane position: each lane's
@@ -154,6 +304,7 @@ fn powers(r: [u64; 5]) -> (Multiplier, Multiplier) {
 /// lo = unpacklo(a, b) = [ b0.lo | b2.lo | b1.lo | b3.lo ]
 /// hi = unpackhi(a, b) = [ b0.hi | b2.hi | b1.hi | b3.hi ]
 /// ```
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
 #[target_feature(enable = "avx2")]
 #[inline]
 fn load4(group: &[MacBlock; 4]) -> [__m256i; 5] {
@@ -174,6 +325,7 @@ fn load4(group: &[MacBlock; 4]) -> [__m256i; 5] {
 }
 
 /// `h + m`, limb by limb.
+#[cfg(not(all(target_arch = "x86_64", not(miri))))]
 #[target_feature(enable = "avx2")]
 #[inline]
 fn add(h: [__m256i; 5], m: [__m256i; 5]) -> [__m256i; 5] {
