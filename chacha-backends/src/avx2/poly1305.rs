@@ -69,6 +69,16 @@ impl Multiplier {
     }
 }
 
+impl Multiplier {
+    /// Lane 0's multiplier in every lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn lane0(&self) -> Self {
+        let lane0 = |v: __m256i| _mm256_permute4x64_epi64::<0>(v);
+        Multiplier { r: self.r.map(lane0), s: self.s.map(lane0) }
+    }
+}
+
 impl Avx2 {
     /// Absorbs `groups` (4 blocks each, in order) into `acc`, leaving it partly reduced.
     pub(super) fn poly1305_groups(self, acc: &mut Accumulator, groups: &[[MacBlock; 4]]) {
@@ -98,8 +108,9 @@ fn groups_avx2(r: [u64; 5], h: [u64; 5], groups: &[[MacBlock; 4]]) -> [u64; 5] {
         absorb(&mut acc, first, &last);
     } else {
         absorb(&mut acc, first, &step);
-        let pair = Multiplier::new(mul(step.r, &step));
+        // `r^8, r^6, r^7, r^5` by lane, and `r^8` (its lane 0) in every lane.
         let pair_last = Multiplier::new(mul(last.r, &step));
+        let pair = pair_last.lane0();
         absorb_pairs(&mut acc, pairs, [&pair, &step], [&pair_last, &last]);
     }
     let mut sum = [0u64; 5];
@@ -209,15 +220,15 @@ fn powers(r: [u64; 5]) -> (Multiplier, Multiplier) {
     let b =
         |i: usize| _mm256_blend_epi32::<0b1100_1100>(_mm256_blend_epi32::<0b0011_0000>(r2[i], r1[i]), one[i]);
     let last = mul([a(0), a(1), a(2), a(3), a(4)], &Multiplier::new([b(0), b(1), b(2), b(3), b(4)]));
-    let lane0 = |v: __m256i| _mm256_permute4x64_epi64::<0>(v);
-    let step = [lane0(last[0]), lane0(last[1]), lane0(last[2]), lane0(last[3]), lane0(last[4])];
-    (Multiplier::new(last), Multiplier::new(step))
+    let last = Multiplier::new(last);
+    (last, last.lane0())
 }
+
 /// `acc` absorbs `pairs` of groups, `h = (h + m1) · a + m2 · b` per pair in every lane
 /// (`a = b · r^4`: two of [`absorb`]'s steps, `((h + m1) · r^4 + m2) · b`, with one carry
 /// instead of two), `a` and `b` for every pair but the last, `a_last` and `b_last` for the
 /// last. The loop is one `asm!` block on x86_64: every multiplier limb a `vpmuludq` memory
-/// operand, no spill, 154 instructions per 8 blocks (LLVM's loop took 96–101 per 4).
+/// operand, no spill (instruction counts and timings: `DECISIONS.md`, § avx2: Poly1305).
 ///
 /// Registers: `ymm0`–`ymm4` `h`; `ymm5`–`ymm9` the product sums `d0`–`d4`; `ymm10`–`ymm13`
 /// the message and temporaries (`ymm13` the second group's limb, `ymm11` its high halves);
