@@ -331,21 +331,23 @@ fn avx2_poly1305_limb_edges_match_portable() {
         eprintln!("SKIPPED: this CPU has no AVX2, so the avx2 Poly1305 loop was not checked");
         return;
     };
-    let max_blocks = if MIRI { 40 } else { 600 };
+    // Under miri (i686: the intrinsics twin of the loop) the threshold's 8 to 11 groups only.
+    let counts: Vec<usize> = if MIRI { vec![32, 36, 40, 44] } else { (0..=600).collect() };
+    let max_blocks = counts[counts.len() - 1];
     let keys: [[u8; 16]; 3] = [[0xff; 16], [0x0f; 16], filler(91, 16).try_into().unwrap()];
     // 2^131 − 1 (the invariant's largest), p − 1, p, 2^130, and a random value.
     let starts =
         [[u64::MAX, u64::MAX, 7], [u64::MAX - 5, u64::MAX, 3], [u64::MAX - 4, u64::MAX, 3], [0, 0, 4]];
     let messages = [vec![0xff; max_blocks * 16], vec![0; max_blocks * 16], filler(92, max_blocks * 16)];
-    for r in keys {
-        for (m, message) in messages.iter().enumerate() {
+    for r in if MIRI { &keys[..1] } else { &keys[..] } {
+        for (m, message) in messages.iter().enumerate().take(if MIRI { 1 } else { 3 }) {
             let (blocks, _) = message.as_chunks::<16>();
-            for n in 0..=max_blocks {
+            for &n in &counts {
                 for (s, h) in starts.iter().chain(&accumulators(n as u64)[3..4]).enumerate() {
-                    let mut want = Accumulator::new(&r);
+                    let mut want = Accumulator::new(r);
                     want.set_h(*h);
                     want.absorb(&blocks[..n]);
-                    let mut got = Accumulator::new(&r);
+                    let mut got = Accumulator::new(r);
                     got.set_h(*h);
                     backend.poly1305_blocks(&mut got, &blocks[..n]);
                     assert_eq!(
@@ -358,7 +360,7 @@ fn avx2_poly1305_limb_edges_match_portable() {
         }
     }
     let lengths: Vec<usize> = if MIRI {
-        vec![0, 1, 511, 512, 513, 1100]
+        vec![0, 513, 1100]
     } else {
         (0..=1100)
             .chain(
