@@ -14,8 +14,8 @@
 //!   above, and those times `r^4`), then the four lanes are summed into one value.
 //!   The initial accumulator enters lane 0 with the first group.
 //! - **Powers**: `r^4, r^2, r^3, r^1` come from two vector products (diagram at
-//!   [`powers`]): two dependent products, not the scalar chain r, r^2, r^3, r^4; `r^8` and
-//!   the last pair's `r^8, r^6, r^7, r^5` from one more product each.
+//!   [`powers`]): two dependent products, not the scalar chain r, r^2, r^3, r^4; the last
+//!   pair's `r^8, r^6, r^7, r^5` from one more, whose lane 0 is the other pairs' `r^8`.
 //! - **Wrap-around**: 2^130 ≡ 5 (mod p), so the products that land at limbs 5–8 are taken
 //!   with `5 · r` limbs, computed once per call beside the powers' limbs.
 //! - **Carries**: once per step, as two interleaved chains (0→1 with 3→4, 1→2 with 4→0,
@@ -67,9 +67,7 @@ impl Multiplier {
         schedule_barrier!(ymm_reg; r[0], r[1], r[2], r[3], r[4], s[0], s[1], s[2], s[3]);
         Multiplier { r, s }
     }
-}
 
-impl Multiplier {
     /// Lane 0's multiplier in every lane.
     #[target_feature(enable = "avx2")]
     #[inline]
