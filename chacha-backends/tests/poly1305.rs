@@ -6,10 +6,11 @@
 //! guard bytes. Each runs on `Backend` (the run-time `match`) and on the backend's own
 //! kernel type. The stitched steps of `avx2` and `neon` get more lengths, counters and limb
 //! edges of their own (`avx2_one_pass_steps_match_reference`,
-//! `neon_one_pass_steps_match_reference`).
+//! `neon_one_pass_steps_match_reference`), and so does `avx2`'s Poly1305 loop
+//! (`avx2_poly1305_limb_edges_match_portable`).
 
 use chacha_backends::{Backend, WithKernel};
-use chacha_core::poly1305::Accumulator;
+use chacha_core::poly1305::{Accumulator, Poly1305};
 use chacha_core::{
     AEAD_CHUNK, AeadDirection, Ietf, Kernel, Legacy, R8, R20, Rounds, State, Variant, XorBuf, reference,
 };
@@ -312,6 +313,70 @@ impl WithKernel for Stitched {
                     check_aead::<R20, Legacy, K>(kernel, Case { counter: (1 << 32) - 19, ..case });
                 }
             }
+        }
+    }
+}
+
+/// The `avx2` Poly1305 loop (`src/avx2/poly1305.rs`: an odd group alone, then pairs of
+/// groups with one carry each, the last pair on its own powers) against the portable step,
+/// at the limb edges a multi-lane kernel can get wrong and a single Horner chain cannot
+/// show: every block count to 600 (one group to 75 pairs, odd and even, around the
+/// threshold) from accumulators at and near 2^130 and 2^131, all-ones and all-zero blocks,
+/// and `r` with every clamped bit set; then the one-shot MAC of every length to 1100 bytes
+/// and lengths around each 4 KiB to 64 KiB. On a CPU without AVX2 it says so and checks
+/// nothing (`CHACHA_EXPECT_BACKENDS` fails where `avx2` should be).
+#[test]
+fn avx2_poly1305_limb_edges_match_portable() {
+    let Some(backend) = Backend::by_name("avx2") else {
+        eprintln!("SKIPPED: this CPU has no AVX2, so the avx2 Poly1305 loop was not checked");
+        return;
+    };
+    // Under miri (i686: the intrinsics twin of the loop) the threshold's 8 to 11 groups only.
+    let counts: Vec<usize> = if MIRI { vec![32, 36, 40, 44] } else { (0..=600).collect() };
+    let max_blocks = counts[counts.len() - 1];
+    let keys: [[u8; 16]; 3] = [[0xff; 16], [0x0f; 16], filler(91, 16).try_into().unwrap()];
+    // 2^131 − 1 (the invariant's largest), p − 1, p, 2^130, and a random value.
+    let starts =
+        [[u64::MAX, u64::MAX, 7], [u64::MAX - 5, u64::MAX, 3], [u64::MAX - 4, u64::MAX, 3], [0, 0, 4]];
+    let messages = [vec![0xff; max_blocks * 16], vec![0; max_blocks * 16], filler(92, max_blocks * 16)];
+    for r in if MIRI { &keys[..1] } else { &keys[..] } {
+        for (m, message) in messages.iter().enumerate().take(if MIRI { 1 } else { 3 }) {
+            let (blocks, _) = message.as_chunks::<16>();
+            for &n in &counts {
+                for (s, h) in starts.iter().chain(&accumulators(n as u64)[3..4]).enumerate() {
+                    let mut want = Accumulator::new(r);
+                    want.set_h(*h);
+                    want.absorb(&blocks[..n]);
+                    let mut got = Accumulator::new(r);
+                    got.set_h(*h);
+                    backend.poly1305_blocks(&mut got, &blocks[..n]);
+                    assert_eq!(
+                        reduced(got.h()),
+                        reduced(want.h()),
+                        "avx2: r {r:02x?}, start {s}, message {m}, {n} blocks"
+                    );
+                }
+            }
+        }
+    }
+    let lengths: Vec<usize> = if MIRI {
+        vec![0, 513, 1100]
+    } else {
+        (0..=1100)
+            .chain(
+                (1..=16).flat_map(|k| [4096 * k - 17, 4096 * k - 1, 4096 * k, 4096 * k + 1, 4096 * k + 65]),
+            )
+            .filter(|&len| len <= 65536)
+            .collect()
+    };
+    let data = filler(93, 65536 + 65);
+    for len in lengths {
+        for key in [[0xff; 32], filler(len as u64, 32).try_into().unwrap()] {
+            let mut got = Poly1305::new(&key);
+            got.update_with(backend, &data[..len]);
+            let mut want = Poly1305::new(&key);
+            want.update(&data[..len]);
+            assert_eq!(got.tag(), want.tag(), "avx2: {len} bytes, key {:02x?}", &key[..4]);
         }
     }
 }
