@@ -20,10 +20,11 @@
 #     execute inline assembly, so the x86_64 build of the module stops at its first call.
 #     The i686 build is the same module without either `asm!` (intrinsics rounds,
 #     `black_box` masks) and ships for 32-bit x86: every kernel (1, 2, 4, 6 and 8 blocks),
-#     every load, store and partial-block path runs under miri there. What runs on x86_64
-#     only, the two `asm!` blocks, miri never sees; they touch only registers and one
-#     local scratch array (their SAFETY comments), and the differential tests check them
-#     natively.
+#     every load, store and partial-block path runs under miri there, and so does the
+#     Poly1305 pair step in intrinsics. What runs on x86_64 only, the `asm!` blocks (the
+#     masks' barrier, the 8-block rounds, the stitched AEAD loop, the Poly1305 pair loop),
+#     miri never sees; they touch only registers, the request's checked pointers and local
+#     scratch arrays (their SAFETY comments), and the differential tests check them natively.
 #   - sse2 needs no flag on x86_64 (SSE2 is its baseline): the dispatch build runs it.
 #   - the fronts' tests run on soft only: the SIMD kernels under them are the ones checked
 #     in the pinned builds; the fronts themselves forbid `unsafe`.
@@ -145,4 +146,4 @@ wait "$lane_b" || status=1
 [ "$status" = 0 ] || { echo "miri: a build failed" >&2; exit 1; }
 total=$(cat "$logs"/*.count | awk '{s += $1} END {print s}')
 echo "miri: $total tests passed in 4 builds ($((SECONDS - start)) s; PROPTEST_CASES=$PROPTEST_CASES)"
-echo "miri: not run: the avx2 module's two asm! blocks (x86_64), avx512's IFMA Poly1305, sse2 on i686, the known-answer tests, chacha-core's own tests, chacha-rng's comparison with the published crates, the random splits and the AEAD's comparison with the published crate on soft, the differential matrix in the soft build (the dispatch build runs it on soft), the cases left out under cfg(miri) (see the header of scripts/miri.sh)"
+echo "miri: not run: the avx2 module's asm! blocks (x86_64: the rounds, the stitched AEAD, the Poly1305 pair loop), avx512's IFMA Poly1305, sse2 on i686, the known-answer tests, chacha-core's own tests, chacha-rng's comparison with the published crates, the random splits and the AEAD's comparison with the published crate on soft, the differential matrix in the soft build (the dispatch build runs it on soft), the cases left out under cfg(miri) (see the header of scripts/miri.sh)"
