@@ -6,15 +6,13 @@
 //! next multiple of 2^32 blocks), and each piece runs as the `Ietf` state with the same
 //! words, word 13 (the counter's high half) standing where the first nonce word would be
 //! ([`State::ietf_piece`]): between carries the two streams are the same. Almost every
-//! request is one piece; one in 2^32 blocks is two (three and more only for a request of
-//! over 2^32 blocks, 256 GiB).
+//! request is one piece; one that crosses a carry (once in 2^32 blocks) is two, and more
+//! only if it is over 2^32 blocks (256 GiB) long.
 //!
-//! Why here and not in each kernel: the carry was once in every word-sliced and row kernel
-//! (the lanes whose word 12 wrapped took word 13 plus one), code that ran once in 2^32
-//! blocks and only when a caller named a kernel type. [`Backend`](crate::Backend) and every
-//! module's kernel type call [`in_ietf_pieces`], so `ChaCha20Legacy`, XChaCha, the RNGs
-//! and a kernel type named by hand all reach this one rule, and each kernel is compiled
-//! once, for `Ietf`.
+//! Why here and not in each kernel: one rule to read and to fix, which every path reaches
+//! ([`Backend`](crate::Backend) and every module's kernel type call [`in_ietf_pieces`], so
+//! `ChaCha20Legacy`, XChaCha, the RNGs and a kernel type named by hand alike); no kernel
+//! code that runs once in 2^32 blocks; and each kernel compiled once, for `Ietf`.
 
 use chacha_core::{BLOCK_LEN, Block, Ietf, Legacy, State, StateRef, Variant, XorBuf};
 
