@@ -394,7 +394,7 @@ fn run<R: Rounds, const XOR: bool>(state: &State<Ietf>, blocks: usize, d: Dest<'
     let mut done = 0;
     // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
     if whole >= 16 {
-        let head = head(w);
+        let head = head(&state.words_at(counter));
         let mut chain = column_chain8(&head, counter, masks);
         while let Some(set) = d.cur.blocks_at::<8>(done) {
             chain = sliced8_from_head::<R, XOR>(w, counter, &head, chain, set, masks);

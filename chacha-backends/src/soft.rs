@@ -35,7 +35,7 @@ impl Kernel for Soft {
     /// stores it up front.)
     #[inline(always)]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
-        in_ietf_pieces(state, buf.reborrow(), |state, buf| xor_blocks::<R>(state, buf, tail))
+        xor_blocks::<R, V>(state, buf.reborrow(), tail)
     }
 
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
@@ -61,9 +61,18 @@ impl Kernel for Soft {
     }
 }
 
-/// [`Kernel::xor`] for [`Soft`]: whole blocks, then a partial last block.
+/// [`Kernel::xor`] for [`Soft`], the pieces of [`in_ietf_pieces`] in one function: the
+/// `Ietf` instance, the one `Backend` calls, is [`xor_piece`] alone (passed on through the
+/// closure, the `XorBuf` was copied to the stack before the call, which could then not be
+/// a jump).
 #[inline(never)]
-fn xor_blocks<R: Rounds>(state: &State<Ietf>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
+fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+    in_ietf_pieces(state, buf, |state, buf| xor_piece::<R>(state, buf, tail))
+}
+
+/// Whole blocks, then a partial last block.
+#[inline(always)]
+fn xor_piece<R: Rounds>(state: &State<Ietf>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
     let mut counter = state.counter();
     // Whole blocks: fixed-size copies through a local, which the compiler inlines as a
     // few vector moves (a variable-length copy would be a `memcpy` call per block).
@@ -76,7 +85,7 @@ fn xor_blocks<R: Rounds>(state: &State<Ietf>, mut buf: XorBuf<'_, '_>, tail: &mu
         }
         let output: &mut Block = head.get_out().try_into().expect("64 bytes");
         *output = data;
-        counter += 1;
+        counter = counter.wrapping_add(1);
         buf = rest;
     }
     // A partial last block: its whole keystream goes to `tail` for the caller.

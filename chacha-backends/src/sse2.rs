@@ -160,7 +160,7 @@ unsafe fn xor_sse2(
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let left = |pending: &Cursor<'_, true>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
-    let head = head(state.words());
+    let head = head(&state.words_at(counter));
     while left(&pending) >= W {
         let ([b0, b1, b2, b3], w4) =
             sliced4::<SCALAR_BLOCK, IN_XOR_LOOP, true>(state, double_rounds, counter, &head);
@@ -197,7 +197,7 @@ unsafe fn xor_sse2(
 #[target_feature(enable = "sse2")]
 fn fill_sse2(state: &State<Ietf>, double_rounds: usize, out: &mut [Block]) {
     let mut counter = state.counter();
-    let head = head(state.words());
+    let head = head(&state.words_at(counter));
     let mut rest = out;
     while rest.len() >= W {
         let ([b0, b1, b2, b3], w4) =
@@ -237,7 +237,7 @@ fn fill_batch_sse2(state: &State<Ietf>, double_rounds: usize, counter: u64, out:
         2 => store_blocks(out, &row_blocks::<2>(state, double_rounds, counter)),
         3 => store_blocks(out, &row_blocks::<3>(state, double_rounds, counter)),
         _ => {
-            let head = head(state.words());
+            let head = head(&state.words_at(counter));
             let blocks = sliced4::<false, IN_FILL_BATCH, true>(state, double_rounds, counter, &head).0;
             store_blocks(out, &blocks);
         }

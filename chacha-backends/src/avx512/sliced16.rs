@@ -120,7 +120,7 @@ pub(super) fn sliced16_sets<const XOR: bool>(
     io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
 ) -> u64 {
-    let head = head(state.words());
+    let head = head(&state.words_at(counter));
     let mut chain = column_chain(&head, counter);
     while io.len() >= 16 * BLOCK_LEN {
         chain = sliced16_from_head::<XOR, true>(double_rounds, state, counter, &head, chain, io, tail);
