@@ -32,12 +32,13 @@ use core::arch::x86_64::*;
 #[cfg(target_arch = "x86_64")]
 use chacha_core::AeadDirection;
 use chacha_core::{
-    Block, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
+    Block, Ietf, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
+use crate::counter::in_ietf_pieces;
 use crate::cursor::{Blocks, Cursor, Partial, Tail};
-use crate::head::Heads;
+use crate::head::head;
 
 /// Each 32-bit lane rotated by 16 or 8 (`vpshufb`, [`Masks`]) or by 12 or 7 (two shifts
 /// and an or). Defined before the submodules, which use it.
@@ -98,36 +99,42 @@ impl Avx2 {
 impl Kernel for Avx2 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        let (inp, out, len) = Cursor::xor(buf).into_parts();
-        if (1..=64).contains(&len) {
-            // SAFETY: as below.
-            return unsafe { xor_avx2_one_block::<R, V>(state, state.counter(), inp, out, len, tail) };
-        }
-        // SAFETY: an Avx2 exists only if detect() saw AVX2; the parts are a `Cursor`'s.
-        unsafe { xor_avx2::<R, V>(state, inp, out, len, tail) }
+        in_ietf_pieces(state, buf, |state, buf| {
+            let (inp, out, len) = Cursor::xor(buf).into_parts();
+            if (1..=64).contains(&len) {
+                // SAFETY: as below.
+                return unsafe { xor_avx2_one_block::<R>(state, state.counter(), inp, out, len, tail) };
+            }
+            // SAFETY: an Avx2 exists only if detect() saw AVX2; the parts are a `Cursor`'s.
+            unsafe { xor_avx2::<R>(state, inp, out, len, tail) }
+        })
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        if out.len() <= MAX_BATCH_BLOCKS {
-            // A few blocks (an RNG's short draw) in the batch kernel.
-            // SAFETY: as below.
-            return unsafe { fill_batch_avx2::<R, V>(state, state.counter(), out) };
-        }
-        // SAFETY: an Avx2 exists only if detect() saw AVX2.
-        unsafe { fill_avx2::<R, V>(state, out) }
+        in_ietf_pieces(state, out, |state, out| {
+            if out.len() <= MAX_BATCH_BLOCKS {
+                // A few blocks (an RNG's short draw) in the batch kernel.
+                // SAFETY: as below.
+                return unsafe { fill_batch_avx2::<R>(state, state.counter(), out) };
+            }
+            // SAFETY: an Avx2 exists only if detect() saw AVX2.
+            unsafe { fill_avx2::<R>(state, out) }
+        })
     }
 
     #[inline]
     fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        if out.len() > MAX_BATCH_BLOCKS {
-            // SAFETY: as below.
-            let batch =
-                |counter, piece: &mut [Block]| unsafe { fill_batch_avx2::<R, V>(state, counter, piece) };
-            return crate::fill_batch_in_pieces(state.counter(), out, batch);
-        }
-        // SAFETY: an Avx2 exists only if detect() saw AVX2.
-        unsafe { fill_batch_avx2::<R, V>(state, state.counter(), out) }
+        in_ietf_pieces(state, out, |state, out| {
+            if out.len() > MAX_BATCH_BLOCKS {
+                // SAFETY: as below.
+                let batch =
+                    |counter, piece: &mut [Block]| unsafe { fill_batch_avx2::<R>(state, counter, piece) };
+                return crate::fill_batch_in_pieces(state.counter(), out, batch);
+            }
+            // SAFETY: an Avx2 exists only if detect() saw AVX2.
+            unsafe { fill_batch_avx2::<R>(state, state.counter(), out) }
+        })
     }
 
     #[inline]
@@ -163,7 +170,7 @@ impl Kernel for Avx2 {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R, Ietf>(state, acc, buf, AeadDirection::Seal));
     }
 
     /// As [`xor_then_mac`](Kernel::xor_then_mac).
@@ -175,7 +182,7 @@ impl Kernel for Avx2 {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R, Ietf>(state, acc, buf, AeadDirection::Open));
     }
 }
 
@@ -317,8 +324,8 @@ fn xor_partial(p: Partial<'_>, ks: &Block) {
 /// # Safety
 /// As [`Cursor::from_parts`].
 #[target_feature(enable = "avx2")]
-unsafe fn xor_avx2<R: Rounds, V: Variant>(
-    state: &State<V>,
+unsafe fn xor_avx2<R: Rounds>(
+    state: &State<Ietf>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
@@ -326,7 +333,7 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
 ) {
     // SAFETY: the caller's guarantee.
     let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
-    run::<R, V, true>(state, cur.blocks(), Dest { cur, tail: Tail::new(tail) });
+    run::<R, true>(state, cur.blocks(), Dest { cur, tail: Tail::new(tail) });
     if let Some(p) = cur.partial() {
         xor_partial(p, tail);
     }
@@ -334,11 +341,11 @@ unsafe fn xor_avx2<R: Rounds, V: Variant>(
 
 /// Raw keystream for `out`.
 #[target_feature(enable = "avx2")]
-fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+fn fill_avx2<R: Rounds>(state: &State<Ietf>, out: &mut [Block]) {
     let cur = Cursor::fill(out);
     // Never written: raw keystream has no partial block.
     let mut unused = [0u8; 64];
-    run::<R, V, false>(state, cur.whole(), Dest { cur, tail: Tail::new(&mut unused) })
+    run::<R, false>(state, cur.whole(), Dest { cur, tail: Tail::new(&mut unused) })
 }
 
 /// A front's short fill ([`Kernel::fill_batch`]): its batch of 1–4 blocks (`out`) from
@@ -346,7 +353,7 @@ fn fill_avx2<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
 /// whose only fills are these (a cipher's) links this and not `fill_avx2` (DECISIONS.md,
 /// § Kernels compiled once: build cost). No loop here (see `avx512::fill_batch`).
 #[target_feature(enable = "avx2")]
-fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &mut [Block]) {
+fn fill_batch_avx2<R: Rounds>(state: &State<Ietf>, counter: u64, out: &mut [Block]) {
     let n = out.len();
     debug_assert!(n <= 4, "a batch of {n} blocks");
     // Never written: raw keystream has no partial block.
@@ -355,15 +362,15 @@ fn fill_batch_avx2<R: Rounds, V: Variant>(state: &State<V>, counter: u64, out: &
     // Each kernel writes exactly the `n` blocks.
     match n {
         0 => {}
-        1 => rows1::<R, V, false>(state.words(), counter, d, 0),
-        2 => rows2::<R, V, false>(state.words(), counter, d, 0, 2, Masks::new()),
-        _ => rows4::<R, V, false>(state.words(), counter, d, 0, n, Masks::new()),
+        1 => rows1::<R, false>(state.words(), counter, d, 0),
+        2 => rows2::<R, false>(state.words(), counter, d, 0, 2, Masks::new()),
+        _ => rows4::<R, false>(state.words(), counter, d, 0, n, Masks::new()),
     }
 }
 
 /// The width rules (the module header's table) for `blocks` blocks, `d.cur.whole()` of them whole.
 #[target_feature(enable = "avx2")]
-fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, d: Dest<'_, XOR>) {
+fn run<R: Rounds, const XOR: bool>(state: &State<Ietf>, blocks: usize, d: Dest<'_, XOR>) {
     let whole = d.cur.whole();
     let w = state.words();
     let mut counter = state.counter();
@@ -371,25 +378,21 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
     let mut done = 0;
     // Sets of 8 whole blocks; two or more start from the head (`sliced8_from_head`).
     if whole >= 16 {
-        let mut heads = Heads::at(state, counter);
-        let mut chain = column_chain8(&heads.at_counter, counter, masks);
+        let head = head(&state.words_at(counter));
+        let mut chain = column_chain8(&head, counter, masks);
         while let Some(set) = d.cur.blocks_at::<8>(done) {
-            chain = sliced8_from_head::<R, V, XOR>(w, counter, &heads, chain, set, masks);
+            chain = sliced8_from_head::<R, XOR>(w, counter, &head, chain, set, masks);
             done += 8;
             counter = counter.wrapping_add(8);
-            if V::COUNTER_WORDS == 2 && (counter as u32) < 8 {
-                // `Legacy`: word 13 was carried into.
-                heads = Heads::at(state, counter);
-            }
         }
     } else if let Some(set) = d.cur.blocks_at::<8>(0) {
-        sliced8_whole::<R, V, XOR>(w, counter, set, masks);
+        sliced8_whole::<R, Ietf, XOR>(w, counter, set, masks);
         done += 8;
         counter = counter.wrapping_add(8);
     }
     // A set of 8 whose last block is the partial one.
     if blocks - done >= 8 {
-        sliced8::<R, V, XOR>(w, counter, d, done, 8, masks);
+        sliced8::<R, XOR>(w, counter, d, done, 8, masks);
         done += 8;
         counter = counter.wrapping_add(8);
     }
@@ -397,13 +400,13 @@ fn run<R: Rounds, V: Variant, const XOR: bool>(state: &State<V>, blocks: usize, 
     match blocks - done {
         0 => {}
         // In every arm the kernels write exactly the blocks `done..blocks`.
-        1 => rows1::<R, V, XOR>(w, counter, d, done),
-        2 => rows2::<R, V, XOR>(w, counter, d, done, 2, masks),
-        3 => rows4::<R, V, XOR>(w, counter, d, done, 3, masks),
-        4 => rows4::<R, V, XOR>(w, counter, d, done, 4, masks),
-        5 => rows6::<R, V, XOR>(w, counter, d, done, 5, masks),
-        6 => rows6::<R, V, XOR>(w, counter, d, done, 6, masks),
-        _ => sliced8::<R, V, XOR>(w, counter, d, done, 7, masks),
+        1 => rows1::<R, XOR>(w, counter, d, done),
+        2 => rows2::<R, XOR>(w, counter, d, done, 2, masks),
+        3 => rows4::<R, XOR>(w, counter, d, done, 3, masks),
+        4 => rows4::<R, XOR>(w, counter, d, done, 4, masks),
+        5 => rows6::<R, XOR>(w, counter, d, done, 5, masks),
+        6 => rows6::<R, XOR>(w, counter, d, done, 6, masks),
+        _ => sliced8::<R, XOR>(w, counter, d, done, 7, masks),
     }
 }
 

@@ -29,9 +29,11 @@ use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock};
 use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf, aead_in_pieces,
+    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
+    aead_in_pieces,
 };
 
+use crate::counter::in_ietf_pieces;
 use crate::cursor::{Blocks, Cursor};
 
 mod poly1305;
@@ -43,7 +45,7 @@ mod tests;
 use rows::{hchacha_row, rows1, rows2, rows4, rows5, rows6, rows8, rows9, rows10, rows12, rows13, rows14};
 use sliced16::{sliced16, sliced16_sets};
 
-// AVX-512F: the 512-bit ops, `vprold` and the counter carry mask; AVX-512VL: `vprold`
+// AVX-512F: the 512-bit ops and `vprold`; AVX-512VL: `vprold`
 // on xmm/ymm (the row kernels); AVX-512BW: the byte-masked load/store of a partial last
 // block.
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
@@ -141,15 +143,15 @@ impl Avx512 {
 
     /// [`Kernel::fill_batch`] of at most 4 blocks from block `counter`.
     #[inline(always)]
-    fn fill_batch_at<R: Rounds, V: Variant>(self, state: &State<V>, counter: u64, out: &mut [Block]) {
+    fn fill_batch_at<R: Rounds>(self, state: &State<Ietf>, counter: u64, out: &mut [Block]) {
         let (inp, out, len) = Cursor::fill(out).into_parts();
         if len == BLOCK_LEN {
             return if self.split() {
                 // SAFETY: as below.
-                unsafe { fill_one_block::<R, V, true>(state, counter, inp, out, len) }
+                unsafe { fill_one_block::<R, true>(state, counter, inp, out, len) }
             } else {
                 // SAFETY: as below.
-                unsafe { fill_one_block::<R, V, false>(state, counter, inp, out, len) }
+                unsafe { fill_one_block::<R, false>(state, counter, inp, out, len) }
             };
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
@@ -165,18 +167,20 @@ impl Avx512 {
     /// An AEAD's bulk step: on IFMA, long messages in one pass with `r`'s powers computed
     /// once; the rest in the default pieces.
     #[inline]
-    fn aead<R: Rounds, V: Variant>(
+    fn aead<R: Rounds>(
         self,
-        state: &State<V>,
+        state: &State<Ietf>,
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
         match self.ifma {
             Some(ifma) if buf.len() >= poly1305::MIN_BLOCKS * MAC_BLOCK_LEN => {
-                ifma.xor_and_mac::<R, V>(self, state, acc, buf, direction)
+                ifma.xor_and_mac::<R, Ietf>(self, state, acc, buf, direction)
             }
-            _ => aead_in_pieces::<R, V, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct)),
+            _ => {
+                aead_in_pieces::<R, Ietf, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct))
+            }
         }
     }
 }
@@ -184,49 +188,55 @@ impl Avx512 {
 impl Kernel for Avx512 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        let (inp, out, len) = Cursor::xor(buf).into_parts();
-        if (1..=BLOCK_LEN).contains(&len) {
-            let counter = state.counter();
-            return if self.split() {
-                // SAFETY: as below.
-                unsafe { run_one_block::<R, V, true, true>(state, counter, inp, out, len, tail) }
-            } else {
-                // SAFETY: as below.
-                unsafe { run_one_block::<R, V, true, false>(state, counter, inp, out, len, tail) }
-            };
-        }
-        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
-        // the parts are a `Cursor`'s.
-        unsafe { run::<V, true>(self.steps::<R>(), state, inp, out, len, Some(tail)) }
+        in_ietf_pieces(state, buf, |state, buf| {
+            let (inp, out, len) = Cursor::xor(buf).into_parts();
+            if (1..=BLOCK_LEN).contains(&len) {
+                let counter = state.counter();
+                return if self.split() {
+                    // SAFETY: as below.
+                    unsafe { run_one_block::<R, true, true>(state, counter, inp, out, len, tail) }
+                } else {
+                    // SAFETY: as below.
+                    unsafe { run_one_block::<R, true, false>(state, counter, inp, out, len, tail) }
+                };
+            }
+            // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and
+            // AVX-512BW; the parts are a `Cursor`'s.
+            unsafe { run::<true>(self.steps::<R>(), state, inp, out, len, Some(tail)) }
+        })
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let (inp, out, len) = Cursor::fill(out).into_parts();
-        if len == BLOCK_LEN {
-            let counter = state.counter();
-            return if self.split() {
-                // SAFETY: as below.
-                unsafe { fill_one_block::<R, V, true>(state, counter, inp, out, len) }
-            } else {
-                // SAFETY: as below.
-                unsafe { fill_one_block::<R, V, false>(state, counter, inp, out, len) }
-            };
-        }
-        // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
-        // the parts are a `Cursor`'s.
-        unsafe { run::<V, false>(self.steps::<R>(), state, inp, out, len, None) }
+        in_ietf_pieces(state, out, |state, out| {
+            let (inp, out, len) = Cursor::fill(out).into_parts();
+            if len == BLOCK_LEN {
+                let counter = state.counter();
+                return if self.split() {
+                    // SAFETY: as below.
+                    unsafe { fill_one_block::<R, true>(state, counter, inp, out, len) }
+                } else {
+                    // SAFETY: as below.
+                    unsafe { fill_one_block::<R, false>(state, counter, inp, out, len) }
+                };
+            }
+            // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and
+            // AVX-512BW; the parts are a `Cursor`'s.
+            unsafe { run::<false>(self.steps::<R>(), state, inp, out, len, None) }
+        })
     }
 
     /// One block as `fill` does it, 2–4 in this module's `fill_batch` function, not in
     /// `run`'s `fill` instance; a longer request (no front makes one) in pieces.
     #[inline]
     fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        if out.len() > MAX_BATCH_BLOCKS {
-            let batch = |counter, piece: &mut [Block]| self.fill_batch_at::<R, V>(state, counter, piece);
-            return crate::fill_batch_in_pieces(state.counter(), out, batch);
-        }
-        self.fill_batch_at::<R, V>(state, state.counter(), out);
+        in_ietf_pieces(state, out, |state, out| {
+            if out.len() > MAX_BATCH_BLOCKS {
+                let batch = |counter, piece: &mut [Block]| self.fill_batch_at::<R>(state, counter, piece);
+                return crate::fill_batch_in_pieces(state.counter(), out, batch);
+            }
+            self.fill_batch_at::<R>(state, state.counter(), out);
+        })
     }
 
     #[inline]
@@ -262,7 +272,7 @@ impl Kernel for Avx512 {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Seal));
     }
 
     #[inline]
@@ -272,7 +282,7 @@ impl Kernel for Avx512 {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Open));
     }
 }
 
@@ -443,9 +453,9 @@ impl Steps {
 /// As [`Cursor::from_parts`].
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run<V: Variant, const XOR: bool>(
+unsafe fn run<const XOR: bool>(
     steps: Steps,
-    state: &State<V>,
+    state: &State<Ietf>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
@@ -467,29 +477,29 @@ unsafe fn run<V: Variant, const XOR: bool>(
     // keeping the 16-block kernel inline).
     if io.blocks() >= 31 {
         // Two sets or more: each set starts from the head.
-        counter = sliced16_sets::<V, XOR>(double_rounds, state, counter, io, tail);
+        counter = sliced16_sets::<XOR>(double_rounds, state, counter, io, tail);
     } else if io.len() >= 16 * BLOCK_LEN {
-        sliced16::<V, XOR, true>(double_rounds, state, counter, io, tail);
+        sliced16::<XOR, true>(double_rounds, state, counter, io, tail);
         counter = counter.wrapping_add(16);
     } else if io.blocks() >= 15 {
-        sliced16::<V, XOR, false>(double_rounds, state, counter, io, tail);
+        sliced16::<XOR, false>(double_rounds, state, counter, io, tail);
         counter = counter.wrapping_add(16);
     }
     match (io.blocks(), split) {
         (0, _) => {}
-        (1, false) => rows1::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (1, true) => rows1::<V, XOR, true>(double_rounds, state, counter, io, tail),
-        (2, false) => rows2::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (2, true) => rows2::<V, XOR, true>(double_rounds, state, counter, io, tail),
-        (3 | 4, _) => rows4::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (5, _) => rows5::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (6, _) => rows6::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (7 | 8, _) => rows8::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (9, _) => rows9::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (10, _) => rows10::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (11 | 12, _) => rows12::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        (13, _) => rows13::<V, XOR, false>(double_rounds, state, counter, io, tail),
-        _ => rows14::<V, XOR, false>(double_rounds, state, counter, io, tail),
+        (1, false) => rows1::<XOR, false>(double_rounds, state, counter, io, tail),
+        (1, true) => rows1::<XOR, true>(double_rounds, state, counter, io, tail),
+        (2, false) => rows2::<XOR, false>(double_rounds, state, counter, io, tail),
+        (2, true) => rows2::<XOR, true>(double_rounds, state, counter, io, tail),
+        (3 | 4, _) => rows4::<XOR, false>(double_rounds, state, counter, io, tail),
+        (5, _) => rows5::<XOR, false>(double_rounds, state, counter, io, tail),
+        (6, _) => rows6::<XOR, false>(double_rounds, state, counter, io, tail),
+        (7 | 8, _) => rows8::<XOR, false>(double_rounds, state, counter, io, tail),
+        (9, _) => rows9::<XOR, false>(double_rounds, state, counter, io, tail),
+        (10, _) => rows10::<XOR, false>(double_rounds, state, counter, io, tail),
+        (11 | 12, _) => rows12::<XOR, false>(double_rounds, state, counter, io, tail),
+        (13, _) => rows13::<XOR, false>(double_rounds, state, counter, io, tail),
+        _ => rows14::<XOR, false>(double_rounds, state, counter, io, tail),
     }
 }
 
@@ -505,7 +515,7 @@ unsafe fn run<V: Variant, const XOR: bool>(
 /// whose buffer is still borrowed.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn fill_batch<V: Variant>(steps: Steps, state: &State<V>, counter: u64, out: *mut u8, len: usize) {
+unsafe fn fill_batch(steps: Steps, state: &State<Ietf>, counter: u64, out: *mut u8, len: usize) {
     let double_rounds = steps.double_rounds();
     // Never written: a fill has no partial block.
     let mut unused = [0u8; BLOCK_LEN];
@@ -514,9 +524,9 @@ unsafe fn fill_batch<V: Variant>(steps: Steps, state: &State<V>, counter: u64, o
     debug_assert!(io.blocks() <= 4, "a batch of {} blocks", io.blocks());
     match (io.blocks(), steps.split()) {
         (0, _) => {}
-        (1 | 2, false) => rows2::<V, false, false>(double_rounds, state, counter, io, &mut unused),
-        (1 | 2, true) => rows2::<V, false, true>(double_rounds, state, counter, io, &mut unused),
-        _ => rows4::<V, false, false>(double_rounds, state, counter, io, &mut unused),
+        (1 | 2, false) => rows2::<false, false>(double_rounds, state, counter, io, &mut unused),
+        (1 | 2, true) => rows2::<false, true>(double_rounds, state, counter, io, &mut unused),
+        _ => rows4::<false, false>(double_rounds, state, counter, io, &mut unused),
     }
 }
 
@@ -529,8 +539,8 @@ unsafe fn fill_batch<V: Variant>(steps: Steps, state: &State<V>, counter: u64, o
 /// As [`run`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn run_one_block<R: Rounds, V: Variant, const XOR: bool, const SPLIT: bool>(
-    state: &State<V>,
+unsafe fn run_one_block<R: Rounds, const XOR: bool, const SPLIT: bool>(
+    state: &State<Ietf>,
     counter: u64,
     inp: *const u8,
     out: *mut u8,
@@ -539,15 +549,15 @@ unsafe fn run_one_block<R: Rounds, V: Variant, const XOR: bool, const SPLIT: boo
 ) {
     // SAFETY: the caller's guarantee.
     let io = &mut unsafe { Cursor::<XOR>::from_parts(inp, out, len) };
-    rows1::<V, XOR, SPLIT>(R::DOUBLE_ROUNDS, state, counter, io, tail);
+    rows1::<XOR, SPLIT>(R::DOUBLE_ROUNDS, state, counter, io, tail);
 }
 
 /// A `fill` of one block: [`run_one_block`], its `tail` made here (see [`run`]).
 /// # Safety
 /// As [`run`].
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn fill_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
-    state: &State<V>,
+unsafe fn fill_one_block<R: Rounds, const SPLIT: bool>(
+    state: &State<Ietf>,
     counter: u64,
     inp: *const u8,
     out: *mut u8,
@@ -556,5 +566,5 @@ unsafe fn fill_one_block<R: Rounds, V: Variant, const SPLIT: bool>(
     // Never written: a fill has no partial block.
     let mut unused = [0u8; BLOCK_LEN];
     // SAFETY: the caller's guarantee.
-    unsafe { run_one_block::<R, V, false, SPLIT>(state, counter, inp, out, len, &mut unused) }
+    unsafe { run_one_block::<R, false, SPLIT>(state, counter, inp, out, len, &mut unused) }
 }

@@ -10,13 +10,15 @@
 //!
 //! How a call reaches a kernel, all in this file:
 //!
-//! 1. `impl Kernel for Backend`, inlined into the caller, picks the entry point of the
-//!    call's layout (`match state.layout()`) and round count (`by_rounds!`, a `match` on
-//!    `R::DOUBLE_ROUNDS`). Both are known when the caller's generic code is instantiated,
-//!    so the caller's crate holds one call and compiles no kernel.
+//! 1. `impl Kernel for Backend`, inlined into the caller, hands the request to
+//!    `counter::in_ietf_pieces` (an `Ietf` state as it is, a `Legacy` one as the RFC 8439
+//!    pieces between its counter's carries) and picks the entry point of the call's round
+//!    count (`by_rounds!`, a `match` on `R::DOUBLE_ROUNDS`). Both are known when the
+//!    caller's generic code is instantiated, so the caller's crate holds one call (two
+//!    across a carry) and compiles no kernel.
 //! 2. The entry point (`entry::r20::xor`, …) is not generic, so it is compiled once, in
 //!    this crate. It runs `on_kernel!`: the module's own `Kernel` method for the backend
-//!    inside the `Backend`, with the rounds and layout fixed.
+//!    inside the `Backend`, with the rounds and the `Ietf` layout fixed.
 //!
 //! The operations without a round count (`batch_blocks`, `poly1305_blocks`) run
 //! `on_kernel!` directly, and so do the AEAD steps other than ChaCha20-Poly1305's, compiled
@@ -24,8 +26,9 @@
 
 use core::fmt;
 
+use crate::counter::in_ietf_pieces;
 use chacha_core::{
-    Block, Kernel, Rounds, State, StateRef, Variant, XorBuf,
+    Block, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
@@ -197,26 +200,17 @@ macro_rules! by_rounds {
 impl Kernel for Backend {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        match state.layout() {
-            StateRef::Ietf(state) => by_rounds!(R, |at| at::xor(self, state, buf, tail)),
-            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_xor(self, state, buf, tail)),
-        }
+        in_ietf_pieces(state, buf, |state, buf| by_rounds!(R, |at| at::xor(self, state, buf, tail)))
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        match state.layout() {
-            StateRef::Ietf(state) => by_rounds!(R, |at| at::fill(self, state, out)),
-            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_fill(self, state, out)),
-        }
+        in_ietf_pieces(state, out, |state, out| by_rounds!(R, |at| at::fill(self, state, out)))
     }
 
     #[inline]
     fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        match state.layout() {
-            StateRef::Ietf(state) => by_rounds!(R, |at| at::fill_batch(self, state, out)),
-            StateRef::Legacy(state) => by_rounds!(R, |at| at::legacy_fill_batch(self, state, out)),
-        }
+        in_ietf_pieces(state, out, |state, out| by_rounds!(R, |at| at::fill_batch(self, state, out)))
     }
 
     #[inline]
@@ -274,12 +268,14 @@ const fn is_chacha20_ietf<R: Rounds, V: Variant>() -> bool {
 #[inline(always)]
 fn ietf<V: Variant>(state: &State<V>) -> &State<chacha_core::Ietf> {
     match state.layout() {
-        StateRef::Ietf(state) => state,
-        StateRef::Legacy(_) => unreachable!("the caller checked: a layout with one counter word is Ietf"),
+        chacha_core::StateRef::Ietf(state) => state,
+        chacha_core::StateRef::Legacy(_) => {
+            unreachable!("the caller checked: a layout with one counter word is Ietf")
+        }
     }
 }
 
-/// The entry points: the kernels compiled once, here, for each round count and layout, so
+/// The entry points: the kernels compiled once, here, for each round count, so
 /// that a crate using the fronts compiles none of them again.
 ///
 /// A generic function is compiled in the crate that names its type parameters, so a
@@ -293,21 +289,13 @@ fn ietf<V: Variant>(state: &State<V>) -> &State<chacha_core::Ietf> {
 /// their short-call batches and a seek's block, and the x86 backends serve those from small
 /// functions of their own, so a program without an RNG links none of the `fill` kernels.
 mod entry {
-    use chacha_core::{BLOCK_LEN, Block, Ietf, Kernel, Legacy, R8, R12, R20, State, XorBuf};
+    use chacha_core::{Block, Ietf, Kernel, R8, R12, R20, State, XorBuf};
 
     use super::Backend;
 
-    /// One round count's entry points, both layouts in one module (`$module`).
-    ///
-    /// The [`Legacy`] entry points run the [`Ietf`] kernels of the same rounds: between
-    /// carries from word 12 into word 13 a 64-bit counter's stream is a 32-bit counter's
-    /// (see [`State::ietf_piece`]), so a request runs as one `Ietf` piece, or as two when it
-    /// crosses a carry (once in 2^32 blocks). The kernels' own `Legacy` code is not compiled
-    /// here: half the code to compile and to link, for a copy of the state per call on the
-    /// `Legacy` side. Both layouts are in one module, so in one codegen unit: an `#[inline]`
-    /// kernel that stays out of line (`avx512::run`, a `#[target_feature]` function) is
-    /// emitted once, not once per module that calls it (DECISIONS.md, § Kernels compiled
-    /// once).
+    /// One round count's entry points (`$module`), for the [`Ietf`] layout: the kernels
+    /// compute no other. A `Legacy` request reaches them as `Ietf` pieces, cut at the carry
+    /// by [`Backend`]'s `Kernel` impl (`crate::counter`).
     macro_rules! rounds {
         ($(#[$doc:meta])* $module:ident: $r:ty) => {
             $(#[$doc])*
@@ -332,77 +320,6 @@ mod entry {
                 #[inline(never)]
                 pub(crate) fn fill_batch(backend: Backend, state: &State<Ietf>, out: &mut [Block]) {
                     on_kernel!(backend, |kernel| kernel.fill_batch::<$r, Ietf>(state, out))
-                }
-
-                /// [`Kernel::xor`] of every backend, for these rounds and the `Legacy` layout.
-                #[inline(never)]
-                pub(crate) fn legacy_xor(
-                    backend: Backend,
-                    state: &State<Legacy>,
-                    buf: XorBuf<'_, '_>,
-                    tail: &mut Block,
-                ) {
-                    if buf.len().div_ceil(BLOCK_LEN) as u64 <= state.blocks_before_carry() {
-                        xor(backend, &state.ietf_piece_here(), buf, tail)
-                    } else {
-                        legacy_xor_across_carry(backend, state, buf, tail)
-                    }
-                }
-
-                /// [`legacy_xor`] of a request that crosses a carry: two pieces.
-                #[cold]
-                #[inline(never)]
-                fn legacy_xor_across_carry(
-                    backend: Backend,
-                    state: &State<Legacy>,
-                    buf: XorBuf<'_, '_>,
-                    tail: &mut Block,
-                ) {
-                    let (piece, blocks, next) = across_carry(state);
-                    let (mut first, rest) = buf.split_at(blocks * BLOCK_LEN);
-                    xor(backend, &piece, first.reborrow(), tail);
-                    xor(backend, &next, rest, tail);
-                }
-
-                /// [`Kernel::fill`] of every backend, for these rounds and the `Legacy` layout.
-                #[inline(never)]
-                pub(crate) fn legacy_fill(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
-                    if out.len() as u64 <= state.blocks_before_carry() {
-                        fill(backend, &state.ietf_piece_here(), out)
-                    } else {
-                        legacy_fill_across_carry(backend, state, out)
-                    }
-                }
-
-                /// [`legacy_fill`] of a request that crosses a carry: two pieces.
-                #[cold]
-                #[inline(never)]
-                fn legacy_fill_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
-                    let (piece, blocks, next) = across_carry(state);
-                    let (first, rest) = out.split_at_mut(blocks);
-                    fill(backend, &piece, first);
-                    fill(backend, &next, rest);
-                }
-
-                /// [`Kernel::fill_batch`] of every backend, for these rounds and the `Legacy`
-                /// layout.
-                #[inline(never)]
-                pub(crate) fn legacy_fill_batch(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
-                    if out.len() as u64 <= state.blocks_before_carry() {
-                        fill_batch(backend, &state.ietf_piece_here(), out)
-                    } else {
-                        legacy_fill_batch_across_carry(backend, state, out)
-                    }
-                }
-
-                /// [`legacy_fill_batch`] of a request that crosses a carry: two pieces.
-                #[cold]
-                #[inline(never)]
-                fn legacy_fill_batch_across_carry(backend: Backend, state: &State<Legacy>, out: &mut [Block]) {
-                    let (piece, blocks, next) = across_carry(state);
-                    let (first, rest) = out.split_at_mut(blocks);
-                    fill_batch(backend, &piece, first);
-                    fill_batch(backend, &next, rest);
                 }
 
                 /// [`Kernel::hchacha`] of every backend, for these rounds.
@@ -459,16 +376,5 @@ mod entry {
         ) {
             on_kernel!(backend, |kernel| kernel.mac_then_xor::<R20, Ietf>(state, acc, buf))
         }
-    }
-
-    /// The two [`Ietf`] pieces of a [`Legacy`] request that crosses a carry (the caller
-    /// checked it does): the piece from the state's counter, the blocks before the carry
-    /// (fewer than the request's, so a `usize`), and the piece from the carry on. (The
-    /// request fits in the stream, so the carry is not the end of it.)
-    #[inline(always)]
-    fn across_carry(state: &State<Legacy>) -> (State<Ietf>, usize, State<Ietf>) {
-        let before_carry = state.blocks_before_carry();
-        let next = state.ietf_piece(state.counter().wrapping_add(before_carry));
-        (state.ietf_piece_here(), before_carry as usize, next)
     }
 }

@@ -3,10 +3,10 @@
 //! scheduling aid of the word-sliced kernels (`sse2`, `avx2`, `avx512`), not part of the
 //! `Kernel` contract.
 //!
-//! Of the 16 input words only word 12 (the counter's low half) differs between the
-//! blocks of a word-sliced batch (word 13 is the nonce in [`Ietf`](chacha_core::Ietf), the
-//! counter's high half in [`Legacy`](chacha_core::Legacy), the same for all of a batch that
-//! does not cross a multiple of 2^32). So in the first column round three quarter rounds of
+//! Of the 16 input words only word 12 (the counter) differs between the blocks of a
+//! word-sliced batch, or of a whole call: the kernels compute the RFC 8439 layout only,
+//! whose word 13 is a nonce word (a `Legacy` request reaches them cut at its carries,
+//! `crate::counter`). So in the first column round three quarter rounds of
 //! four, (1, 5, 9, 13), (2, 6, 10, 14) and (3, 7, 11, 15), compute the same words in every
 //! lane, and so do a few steps after them:
 //!
@@ -28,7 +28,7 @@
 //!
 //! [`finish_first_double_round`]: crate::head::finish_first_double_round
 
-use chacha_core::{State, Variant, reference::quarter_round};
+use chacha_core::reference::quarter_round;
 
 /// The words a word-sliced kernel starts the first double round from: the input words
 /// `words` with the counter-free work of the [module docs](self) done. Word 12 is
@@ -43,33 +43,6 @@ pub(crate) fn head(words: &[u32; 16]) -> [u32; 16] {
     quarter_round_ops::<0, 1>(&mut h, [1, 6, 11, 12]);
     quarter_round_ops::<0, 3>(&mut h, [2, 7, 8, 13]);
     h
-}
-
-/// [`head`] of a state's words at a counter and, for [`Legacy`](chacha_core::Legacy), of the same
-/// words with word 13 (the counter's high half) one more: what a set's lanes whose word
-/// 12 wrapped start from. The words that depend on word 13 are those of the quarter round
-/// (1, 5, 9, 13); word 2 and the rest are the same in both. For `Ietf`, `word13_carried` is
-/// `at_counter`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Heads {
-    /// The head of the words at the counter.
-    pub(crate) at_counter: [u32; 16],
-    /// The head with word 13 one more (`Legacy`: a lane whose word 12 wrapped).
-    pub(crate) word13_carried: [u32; 16],
-}
-
-impl Heads {
-    /// The heads for `state`'s key and nonce at `counter`.
-    #[inline]
-    pub(crate) fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
-        let at_counter = head(&state.words_at(counter));
-        let word13_carried = if V::COUNTER_WORDS == 2 {
-            head(&state.words_at(counter.wrapping_add(1 << 32)))
-        } else {
-            at_counter
-        };
-        Heads { at_counter, word13_carried }
-    }
 }
 
 /// What is left of the first double round (RFC 8439's `inner_block`) after [`head`], for
@@ -164,27 +137,6 @@ mod tests {
         want[2] = want[2].wrapping_add(want[7]);
         want[13] = (want[13] ^ want[2]).rotate_left(16);
         assert_eq!(head(&w), want);
-    }
-
-    #[test]
-    fn legacy_carried_head_differs_only_in_quarter_round_1_5_9_13() {
-        use chacha_core::{Ietf, Legacy};
-        let state = State::<Legacy>::new(&[0x5a; 32], &[0xa5; 8]);
-        let heads = Heads::at(&state, (7 << 32) | 0xffff_fff9);
-        // Word 12 as at the counter (the head passes it through), word 13 8, then 7.
-        let mut words = state.words_at((8 << 32) | 0xffff_fff9);
-        assert_eq!(heads.word13_carried, head(&words), "word 13 one more");
-        words[13] = 7;
-        assert_eq!(heads.at_counter, head(&words));
-        for i in 0..16 {
-            assert_eq!(
-                heads.at_counter[i] != heads.word13_carried[i],
-                [1, 5, 9, 13].contains(&i),
-                "word {i}"
-            );
-        }
-        let ietf = Heads::at(&State::<Ietf>::new(&[1; 32], &[2; 12]), 5);
-        assert_eq!(ietf.at_counter, ietf.word13_carried);
     }
 
     proptest! {

@@ -71,6 +71,9 @@ pub mod avx2;
 pub mod avx512;
 /// `Backend`, the backends' table and the one path from a call to a kernel.
 mod backend;
+/// The original layout's 64-bit counter: every request cut into RFC 8439 pieces at its
+/// carries, for every kernel.
+mod counter;
 /// The output cursor: the one holder of the pointers the SIMD backends write through.
 #[cfg(chacha_uses = "cursor")]
 mod cursor;

@@ -31,10 +31,11 @@ use core::arch::aarch64::{
 };
 
 use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf,
+    AeadDirection, BLOCK_LEN, Block, CONSTANTS, Ietf, Kernel, Rounds, State, Variant, XorBuf,
     poly1305::{Accumulator, MacBlock},
 };
 
+use crate::counter::in_ietf_pieces;
 use crate::cursor::{Blocks, Cursor, Span};
 
 mod poly1305;
@@ -54,14 +55,20 @@ impl Neon {
 impl Kernel for Neon {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        // SAFETY: a Neon exists only if detect() saw NEON, the only feature xor_neon enables.
-        unsafe { xor_neon::<R, V>(state, buf, tail) }
+        in_ietf_pieces(state, buf, |state, buf| {
+            // SAFETY: a Neon exists only if detect() saw NEON, the only feature xor_neon
+            // enables.
+            unsafe { xor_neon::<R>(state, buf, tail) }
+        })
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        // SAFETY: a Neon exists only if detect() saw NEON, the only feature fill_neon enables.
-        unsafe { fill_neon::<R, V>(state, out) }
+        in_ietf_pieces(state, out, |state, out| {
+            // SAFETY: a Neon exists only if detect() saw NEON, the only feature fill_neon
+            // enables.
+            unsafe { fill_neon::<R>(state, out) }
+        })
     }
 
     #[inline]
@@ -95,7 +102,7 @@ impl Kernel for Neon {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Seal);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Seal));
     }
 
     /// As [`xor_then_mac`](Kernel::xor_then_mac).
@@ -106,7 +113,7 @@ impl Kernel for Neon {
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
     ) {
-        self.aead::<R, V>(state, acc, buf, AeadDirection::Open);
+        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Open));
     }
 }
 
@@ -238,7 +245,7 @@ mod aead;
 // Never inlined: the module's code stays in three functions the checks find by name.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+fn xor_neon<R: Rounds>(state: &State<Ietf>, buf: XorBuf<'_, '_>, tail: &mut Block) {
     let buf = Cursor::xor(buf);
     let whole = buf.len() / BLOCK_LEN;
     // `pending`: the whole blocks not done yet; `partial`: the partial last block, if any.
@@ -265,11 +272,11 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: 
     loop {
         match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
-            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
-            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
-            4..8 => sliced_step!(sliced::<R, V, 1, 4, IN_XOR>(state, counter)),
-            _ => sliced_step!(sliced::<R, V, 2, 8, IN_XOR>(state, counter)),
+            1 => return finish(&row_blocks::<R, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, 3, IN_XOR>(state, counter), pending, partial, tail),
+            4..8 => sliced_step!(sliced::<R, 1, 4, IN_XOR>(state, counter)),
+            _ => sliced_step!(sliced::<R, 2, 8, IN_XOR>(state, counter)),
         }
     }
 }
@@ -278,24 +285,24 @@ fn xor_neon<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: 
 // Never inlined: see `xor_neon`.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn fill_neon<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+fn fill_neon<R: Rounds>(state: &State<Ietf>, out: &mut [Block]) {
     let mut counter = state.counter();
     let mut rest = out;
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, 3, IN_FILL>(state, counter)),
             4..8 => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, 1, 4, IN_FILL>(state, counter));
+                store_blocks(now, &sliced::<R, 1, 4, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
             _ => {
                 let (now, later) = rest.split_at_mut(8);
-                store_blocks(now, &sliced::<R, V, 2, 8, IN_FILL>(state, counter));
+                store_blocks(now, &sliced::<R, 2, 8, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(8);
             }
@@ -328,11 +335,11 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// one set waiting on 2-cycle chains). `CALLER` gives each call site its own inlined instance.
 #[inline]
 #[target_feature(enable = "neon")]
-fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u8>(
-    state: &State<V>,
+fn sliced<R: Rounds, const G: usize, const B: usize, const CALLER: u8>(
+    state: &State<Ietf>,
     counter: u64,
 ) -> [Rows; B] {
-    let input = sliced_words::<V, G>(state, counter);
+    let input = sliced_words::<G>(state, counter);
     let mut x = input;
     let rot8 = rot8_table();
     for _ in 0..R::DOUBLE_ROUNDS {
@@ -345,7 +352,7 @@ fn sliced<R: Rounds, V: Variant, const G: usize, const B: usize, const CALLER: u
 /// The input words of `G` word-sliced sets from block `counter` (as [`sliced`] lays them).
 #[inline]
 #[target_feature(enable = "neon")]
-fn sliced_words<V: Variant, const G: usize>(state: &State<V>, counter: u64) -> [[uint32x4_t; 16]; G] {
+fn sliced_words<const G: usize>(state: &State<Ietf>, counter: u64) -> [[uint32x4_t; 16]; G] {
     let w = state.words();
     let lane = |b: u64| counter.wrapping_add(b);
     let mut x = [[vdupq_n_u32(0); 16]; G];
@@ -353,13 +360,9 @@ fn sliced_words<V: Variant, const G: usize>(state: &State<V>, counter: u64) -> [
         for (v, &word) in set.iter_mut().zip(w) {
             *v = vdupq_n_u32(word);
         }
-        // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
         let base = 4 * g as u64;
         let c = [lane(base), lane(base + 1), lane(base + 2), lane(base + 3)];
         set[12] = from_words(c.map(|c| c as u32));
-        if V::COUNTER_WORDS == 2 {
-            set[13] = from_words(c.map(|c| (c >> 32) as u32));
-        }
     }
     x
 }
@@ -411,10 +414,7 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
 /// `CALLER`: as for [`sliced`].
 #[inline]
 #[target_feature(enable = "neon")]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
-    state: &State<V>,
-    counter: u64,
-) -> [Rows; N] {
+fn row_blocks<R: Rounds, const N: usize, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; N] {
     let mut input = [[vdupq_n_u32(0); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));

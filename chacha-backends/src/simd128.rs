@@ -25,8 +25,9 @@ use core::arch::wasm32::{
     v128_load, v128_or, v128_store, v128_xor,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
+use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Ietf, Kernel, Rounds, State, Variant, XorBuf};
 
+use crate::counter::in_ietf_pieces;
 use crate::cursor::{Blocks, Cursor, Span};
 
 /// Proof that the engine runs WebAssembly SIMD; only [`Simd128::detect`] creates one.
@@ -44,12 +45,12 @@ impl Simd128 {
 impl Kernel for Simd128 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        xor_simd128::<R, V>(state, buf, tail)
+        in_ietf_pieces(state, buf, |state, buf| xor_simd128::<R>(state, buf, tail))
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        fill_simd128::<R, V>(state, out)
+        in_ietf_pieces(state, out, |state, out| fill_simd128::<R>(state, out))
     }
 
     #[inline]
@@ -76,7 +77,7 @@ type Rows = [v128; 4];
 /// Fused XOR with the widths of the module header.
 // Never inlined: the module's code stays in its three entry points.
 #[inline(never)]
-fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+fn xor_simd128<R: Rounds>(state: &State<Ietf>, buf: XorBuf<'_, '_>, tail: &mut Block) {
     let buf = Cursor::xor(buf);
     let whole = buf.len() / BLOCK_LEN;
     // `pending`: the whole blocks not done yet; `partial`: the partial last block (maybe empty).
@@ -85,11 +86,11 @@ fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tai
     loop {
         match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, V, 1, IN_XOR>(state, counter), pending, partial, tail),
-            2 => return finish(&row_blocks::<R, V, 2, IN_XOR>(state, counter), pending, partial, tail),
-            3 => return finish(&row_blocks::<R, V, 3, IN_XOR>(state, counter), pending, partial, tail),
+            1 => return finish(&row_blocks::<R, 1, IN_XOR>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, 2, IN_XOR>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, 3, IN_XOR>(state, counter), pending, partial, tail),
             _ => {
-                let ks = sliced::<R, V, IN_XOR>(state, counter);
+                let ks = sliced::<R, IN_XOR>(state, counter);
                 if pending.len() < 4 * BLOCK_LEN {
                     return finish(&ks, pending, partial, tail);
                 }
@@ -104,18 +105,18 @@ fn xor_simd128<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tai
 
 /// Raw keystream: the same widths as [`xor_simd128`], and never inlined either.
 #[inline(never)]
-fn fill_simd128<R: Rounds, V: Variant>(state: &State<V>, out: &mut [Block]) {
+fn fill_simd128<R: Rounds>(state: &State<Ietf>, out: &mut [Block]) {
     let mut counter = state.counter();
     let mut rest = out;
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, V, 1, IN_FILL>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, V, 2, IN_FILL>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, V, 3, IN_FILL>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, 1, IN_FILL>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, 2, IN_FILL>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, 3, IN_FILL>(state, counter)),
             _ => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, V, IN_FILL>(state, counter));
+                store_blocks(now, &sliced::<R, IN_FILL>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
@@ -143,19 +144,14 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// lane `l` of `x[i]` is word `i` of block `counter + l`. `CALLER` ([`IN_XOR`],
 /// [`IN_FILL`]) gives each call site its own instance to inline.
 #[inline(always)]
-fn sliced<R: Rounds, V: Variant, const CALLER: u8>(state: &State<V>, counter: u64) -> [Rows; 4] {
+fn sliced<R: Rounds, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; 4] {
     let w = state.words();
     let mut x = [u32x4_splat(0); 16];
     for (v, &word) in x.iter_mut().zip(w) {
         *v = u32x4_splat(word);
     }
-    // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
     let c = [counter, counter.wrapping_add(1), counter.wrapping_add(2), counter.wrapping_add(3)];
     x[12] = u32x4(c[0] as u32, c[1] as u32, c[2] as u32, c[3] as u32);
-    if V::COUNTER_WORDS == 2 {
-        let hi = c.map(|c| (c >> 32) as u32);
-        x[13] = u32x4(hi[0], hi[1], hi[2], hi[3]);
-    }
     let input = x;
     for _ in 0..R::DOUBLE_ROUNDS {
         sliced_round(&mut x, [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]);
@@ -214,10 +210,7 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 /// `CALLER`: as for [`sliced`].
 #[inline(always)]
-fn row_blocks<R: Rounds, V: Variant, const N: usize, const CALLER: u8>(
-    state: &State<V>,
-    counter: u64,
-) -> [Rows; N] {
+fn row_blocks<R: Rounds, const N: usize, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; N] {
     let mut input = [[u32x4_splat(0); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));

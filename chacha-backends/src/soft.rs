@@ -11,8 +11,9 @@
 //! side by side.
 #![forbid(unsafe_code)]
 
-use chacha_core::{Block, CONSTANTS, Kernel, Rounds, State, Variant, XorBuf};
+use chacha_core::{Block, CONSTANTS, Ietf, Kernel, Rounds, State, Variant, XorBuf};
 
+use crate::counter::in_ietf_pieces;
 use crate::scalar::quarter_round;
 
 /// The portable backend; usable on every CPU.
@@ -39,11 +40,11 @@ impl Kernel for Soft {
     }
 
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        let mut counter = state.counter();
-        for b in out {
-            *b = block::<R, V>(state, counter);
-            counter = counter.wrapping_add(1);
-        }
+        in_ietf_pieces(state, out, |state, out| {
+            for (b, counter) in out.iter_mut().zip(state.counter()..) {
+                *b = block::<R>(state, counter);
+            }
+        })
     }
 
     fn hchacha<R: Rounds>(self, key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
@@ -61,9 +62,18 @@ impl Kernel for Soft {
     }
 }
 
-/// [`Kernel::xor`] for [`Soft`]: whole blocks, then a partial last block.
+/// [`Kernel::xor`] for [`Soft`], the pieces of [`in_ietf_pieces`] in one function: the
+/// `Ietf` instance, the one `Backend` calls, is [`xor_piece`] alone (passed on through the
+/// closure, the `XorBuf` was copied to the stack before the call, which could then not be
+/// a jump).
 #[inline(never)]
-fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
+fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
+    in_ietf_pieces(state, buf, |state, buf| xor_piece::<R>(state, buf, tail))
+}
+
+/// Whole blocks, then a partial last block.
+#[inline(always)]
+fn xor_piece<R: Rounds>(state: &State<Ietf>, mut buf: XorBuf<'_, '_>, tail: &mut Block) {
     let mut counter = state.counter();
     // Whole blocks: fixed-size copies through a local, which the compiler inlines as a
     // few vector moves (a variable-length copy would be a `memcpy` call per block).
@@ -71,7 +81,7 @@ fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: XorBuf<'_, '_>, 
         let (mut head, rest) = buf.split_at(64);
         let input: &Block = head.get_in().try_into().expect("64 bytes");
         let mut data = *input;
-        for (d, k) in data.iter_mut().zip(&block::<R, V>(state, counter)) {
+        for (d, k) in data.iter_mut().zip(&block::<R>(state, counter)) {
             *d ^= k;
         }
         let output: &mut Block = head.get_out().try_into().expect("64 bytes");
@@ -81,14 +91,14 @@ fn xor_blocks<R: Rounds, V: Variant>(state: &State<V>, mut buf: XorBuf<'_, '_>, 
     }
     // A partial last block: its whole keystream goes to `tail` for the caller.
     if !buf.is_empty() {
-        *tail = block::<R, V>(state, counter);
+        *tail = block::<R>(state, counter);
         buf.xor_in2out(&tail[..buf.len()]);
     }
 }
 
 /// The keystream block with counter `counter` (same key and nonce as `state`).
 #[inline(always)]
-fn block<R: Rounds, V: Variant>(state: &State<V>, counter: u64) -> Block {
+fn block<R: Rounds>(state: &State<Ietf>, counter: u64) -> Block {
     let input = state.words_at(counter);
     let mut x = input;
     double_rounds::<R>(&mut x);

@@ -34,10 +34,13 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm_xor_si128,
 };
 
-use chacha_core::{BLOCK_LEN, Block, CONSTANTS, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf};
+use chacha_core::{
+    BLOCK_LEN, Block, CONSTANTS, Ietf, Kernel, MAX_BATCH_BLOCKS, Rounds, State, Variant, XorBuf,
+};
 
+use crate::counter::in_ietf_pieces;
 use crate::cursor::{Blocks, Cursor, Span};
-use crate::head::Heads;
+use crate::head::head;
 
 mod sliced;
 
@@ -59,35 +62,42 @@ impl Sse2 {
 impl Kernel for Sse2 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {
-        let (inp, out, len) = Cursor::xor(buf).into_parts();
-        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2
-        // enables; the parts are a `Cursor`'s, whose borrow this call holds.
-        unsafe { xor_sse2::<V>(state, R::DOUBLE_ROUNDS, inp, out, len, tail) }
+        in_ietf_pieces(state, buf, |state, buf| {
+            let (inp, out, len) = Cursor::xor(buf).into_parts();
+            // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature xor_sse2
+            // enables; the parts are a `Cursor`'s, whose borrow this call holds.
+            unsafe { xor_sse2(state, R::DOUBLE_ROUNDS, inp, out, len, tail) }
+        })
     }
 
     #[inline]
     fn fill<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        if out.len() <= MAX_BATCH_BLOCKS {
-            // A few blocks (an RNG's short draw) without the 5-block loop's set-up.
-            // SAFETY: as below.
-            return unsafe { fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, state.counter(), out) };
-        }
-        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_sse2 enables.
-        unsafe { fill_sse2::<V>(state, R::DOUBLE_ROUNDS, out) }
+        in_ietf_pieces(state, out, |state, out| {
+            if out.len() <= MAX_BATCH_BLOCKS {
+                // A few blocks (an RNG's short draw) without the 5-block loop's set-up.
+                // SAFETY: as below.
+                return unsafe { fill_batch_sse2(state, R::DOUBLE_ROUNDS, state.counter(), out) };
+            }
+            // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_sse2
+            // enables.
+            unsafe { fill_sse2(state, R::DOUBLE_ROUNDS, out) }
+        })
     }
 
     #[inline]
     fn fill_batch<R: Rounds, V: Variant>(self, state: &State<V>, out: &mut [Block]) {
-        if out.len() > MAX_BATCH_BLOCKS {
-            // SAFETY: as below.
-            let batch = |counter, piece: &mut [Block]| unsafe {
-                fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, counter, piece)
-            };
-            return crate::fill_batch_in_pieces(state.counter(), out, batch);
-        }
-        // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature fill_batch_sse2
-        // enables.
-        unsafe { fill_batch_sse2::<V>(state, R::DOUBLE_ROUNDS, state.counter(), out) }
+        in_ietf_pieces(state, out, |state, out| {
+            if out.len() > MAX_BATCH_BLOCKS {
+                // SAFETY: as below.
+                let batch = |counter, piece: &mut [Block]| unsafe {
+                    fill_batch_sse2(state, R::DOUBLE_ROUNDS, counter, piece)
+                };
+                return crate::fill_batch_in_pieces(state.counter(), out, batch);
+            }
+            // SAFETY: an Sse2 exists only if detect() saw SSE2, the only feature
+            // fill_batch_sse2 enables.
+            unsafe { fill_batch_sse2(state, R::DOUBLE_ROUNDS, state.counter(), out) }
+        })
     }
 
     #[inline]
@@ -123,8 +133,8 @@ type Rows = [__m128i; 4];
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-unsafe fn xor_sse2<V: Variant>(
-    state: &State<V>,
+unsafe fn xor_sse2(
+    state: &State<Ietf>,
     double_rounds: usize,
     inp: *const u8,
     out: *mut u8,
@@ -138,10 +148,10 @@ unsafe fn xor_sse2<V: Variant>(
     let (mut pending, partial) = buf.split_at(whole * BLOCK_LEN);
     let left = |pending: &Cursor<'_, true>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
-    let mut heads = Heads::at(state, counter);
+    let head = head(&state.words_at(counter));
     while left(&pending) >= W {
         let ([b0, b1, b2, b3], w4) =
-            sliced4::<V, SCALAR_BLOCK, IN_XOR_LOOP, true>(state, double_rounds, counter, &heads);
+            sliced4::<SCALAR_BLOCK, IN_XOR_LOOP, true>(state, double_rounds, counter, &head);
         if pending.len() < W * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
             return finish(&ks[..W], pending, partial, tail);
@@ -154,18 +164,14 @@ unsafe fn xor_sse2<V: Variant>(
         }
         pending = later;
         counter = counter.wrapping_add(W as u64);
-        if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
-            // `Legacy`: word 13 was carried into.
-            heads = Heads::at(state, counter);
-        }
     }
     match left(&pending) {
         0 => {}
-        1 => finish(&row_blocks::<V, 1>(state, double_rounds, counter), pending, partial, tail),
-        2 => finish(&row_blocks::<V, 2>(state, double_rounds, counter), pending, partial, tail),
-        3 => finish(&row_blocks::<V, 3>(state, double_rounds, counter), pending, partial, tail),
+        1 => finish(&row_blocks::<1>(state, double_rounds, counter), pending, partial, tail),
+        2 => finish(&row_blocks::<2>(state, double_rounds, counter), pending, partial, tail),
+        3 => finish(&row_blocks::<3>(state, double_rounds, counter), pending, partial, tail),
         _ => finish(
-            &sliced4::<V, false, IN_XOR_END, true>(state, double_rounds, counter, &heads).0,
+            &sliced4::<false, IN_XOR_END, true>(state, double_rounds, counter, &head).0,
             pending,
             partial,
             tail,
@@ -177,13 +183,13 @@ unsafe fn xor_sse2<V: Variant>(
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Block]) {
+fn fill_sse2(state: &State<Ietf>, double_rounds: usize, out: &mut [Block]) {
     let mut counter = state.counter();
-    let mut heads = Heads::at(state, counter);
+    let head = head(&state.words_at(counter));
     let mut rest = out;
     while rest.len() >= W {
         let ([b0, b1, b2, b3], w4) =
-            sliced4::<V, SCALAR_BLOCK, IN_FILL_LOOP, true>(state, double_rounds, counter, &heads);
+            sliced4::<SCALAR_BLOCK, IN_FILL_LOOP, true>(state, double_rounds, counter, &head);
         let (now, later) = rest.split_at_mut(W);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
@@ -194,19 +200,13 @@ fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Bloc
         }
         rest = later;
         counter = counter.wrapping_add(W as u64);
-        if V::COUNTER_WORDS == 2 && (counter as u32) < W as u32 {
-            heads = Heads::at(state, counter);
-        }
     }
     match rest.len() {
         0 => {}
-        1 => store_blocks(rest, &row_blocks::<V, 1>(state, double_rounds, counter)),
-        2 => store_blocks(rest, &row_blocks::<V, 2>(state, double_rounds, counter)),
-        3 => store_blocks(rest, &row_blocks::<V, 3>(state, double_rounds, counter)),
-        _ => store_blocks(
-            rest,
-            &sliced4::<V, false, IN_FILL_END, true>(state, double_rounds, counter, &heads).0,
-        ),
+        1 => store_blocks(rest, &row_blocks::<1>(state, double_rounds, counter)),
+        2 => store_blocks(rest, &row_blocks::<2>(state, double_rounds, counter)),
+        3 => store_blocks(rest, &row_blocks::<3>(state, double_rounds, counter)),
+        _ => store_blocks(rest, &sliced4::<false, IN_FILL_END, true>(state, double_rounds, counter, &head).0),
     }
 }
 
@@ -217,16 +217,16 @@ fn fill_sse2<V: Variant>(state: &State<V>, double_rounds: usize, out: &mut [Bloc
 // Never inlined: see the module header.
 #[inline(never)]
 #[target_feature(enable = "sse2")]
-fn fill_batch_sse2<V: Variant>(state: &State<V>, double_rounds: usize, counter: u64, out: &mut [Block]) {
+fn fill_batch_sse2(state: &State<Ietf>, double_rounds: usize, counter: u64, out: &mut [Block]) {
     debug_assert!(out.len() <= 4, "a batch of {} blocks", out.len());
     match out.len() {
         0 => {}
-        1 => store_blocks(out, &row_blocks::<V, 1>(state, double_rounds, counter)),
-        2 => store_blocks(out, &row_blocks::<V, 2>(state, double_rounds, counter)),
-        3 => store_blocks(out, &row_blocks::<V, 3>(state, double_rounds, counter)),
+        1 => store_blocks(out, &row_blocks::<1>(state, double_rounds, counter)),
+        2 => store_blocks(out, &row_blocks::<2>(state, double_rounds, counter)),
+        3 => store_blocks(out, &row_blocks::<3>(state, double_rounds, counter)),
         _ => {
-            let heads = Heads::at(state, counter);
-            let blocks = sliced4::<V, false, IN_FILL_BATCH, true>(state, double_rounds, counter, &heads).0;
+            let head = head(&state.words_at(counter));
+            let blocks = sliced4::<false, IN_FILL_BATCH, true>(state, double_rounds, counter, &head).0;
             store_blocks(out, &blocks);
         }
     }
@@ -253,7 +253,7 @@ fn hchacha_sse2<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
 #[inline]
 #[target_feature(enable = "sse2")]
-fn row_blocks<V: Variant, const N: usize>(state: &State<V>, double_rounds: usize, counter: u64) -> [Rows; N] {
+fn row_blocks<const N: usize>(state: &State<Ietf>, double_rounds: usize, counter: u64) -> [Rows; N] {
     let mut input = [[_mm_setzero_si128(); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         let w = state.words_at(counter.wrapping_add(k as u64));

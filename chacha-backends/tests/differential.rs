@@ -350,3 +350,126 @@ proptest! {
         }
     }
 }
+
+/// The reference keystream of the `len` bytes' blocks of the `Legacy` stream from block
+/// `counter`, going on from block 0 after the last block (2^64 − 1), as an RNG's stream
+/// does (the reference's counter wraps).
+fn legacy_keystream_cyclic(counter: u64, len: usize) -> Vec<u8> {
+    let mut ks = vec![[0u8; 64]; len.div_ceil(64)];
+    reference::keystream::<R20, Legacy>(&state_at::<Legacy>(&KEY, &NONCE, counter), &mut ks);
+    ks.concat()
+}
+
+/// Byte lengths of the carry and end sweeps: 1 to 1100 (under miri a partial first block,
+/// one and a half blocks, two blocks and one byte, the widest loops and the longest).
+fn sweep_lengths() -> Vec<usize> {
+    if MIRI { vec![1, 97, 129, 577, 1100] } else { (1..=1100).collect() }
+}
+
+/// Blocks before the carry (or the end) the sweeps start at: 1 to 20 (under miri 1, 2, 9).
+fn sweep_starts() -> Vec<u64> {
+    if MIRI { vec![1, 2, 9] } else { (1..=20).collect() }
+}
+
+/// Where a [`LegacySweep`] starts: 1 to 20 blocks before it.
+#[derive(Clone, Copy, Debug)]
+enum Edge {
+    /// The carry from word 12 into word 13 at block 5·2^32 (word 13 goes from 4 to 5).
+    Carry,
+    /// The end of the 64-bit counter's stream, block 2^64.
+    End,
+}
+
+/// A `Legacy` request of every length from 1 to 1100 bytes, starting 1 to 20 blocks before
+/// an [`Edge`], against the reference, on `Backend` and every module's own kernel type
+/// alike (the carry is cut in one place, `chacha-backends`' `counter` module).
+#[derive(Clone, Copy)]
+struct LegacySweep(Edge);
+
+impl WithKernel for LegacySweep {
+    type Output = ();
+    fn call<K: Kernel>(self, kernel: K) {
+        for before in sweep_starts() {
+            let counter = match self.0 {
+                Edge::Carry => (5 << 32) - before,
+                Edge::End => 0u64.wrapping_sub(before),
+            };
+            let start = state_at::<Legacy>(&KEY, &NONCE, counter);
+            let ks = legacy_keystream_cyclic(counter, 1100);
+            for len in sweep_lengths() {
+                let ctx =
+                    format!("{kernel:?} Legacy from {before} blocks before the {:?}, {len} bytes", self.0);
+                match self.0 {
+                    Edge::Carry => across_the_carry(kernel, &start, &ks, len, &ctx),
+                    Edge::End => to_the_end(kernel, &start, before, &ks, len, &ctx),
+                }
+            }
+        }
+    }
+}
+
+/// [`Edge::Carry`]: XOR in place and buffer to buffer, `fill` and `fill_batch` of the whole
+/// blocks.
+fn across_the_carry<K: Kernel>(kernel: K, start: &State<Legacy>, ks: &[u8], len: usize, ctx: &str) {
+    let blocks = len.div_ceil(64) as u128;
+    let data = bytes(len as u64, len);
+    let want: Vec<u8> = data.iter().zip(ks).map(|(d, k)| d ^ k).collect();
+    let mut tail = [0xA5; 64];
+    let mut state = start.clone();
+    if len.is_multiple_of(2) {
+        let mut buf = data.clone();
+        state.xor::<R20, _>(kernel, XorBuf::from(&mut buf[..]), &mut tail).unwrap();
+        assert_eq!(buf, want, "{ctx}: in place");
+    } else {
+        let mut out = vec![0x5A; len];
+        state.xor::<R20, _>(kernel, XorBuf::new(&data, &mut out).unwrap(), &mut tail).unwrap();
+        assert_eq!(out, want, "{ctx}: buffer to buffer");
+    }
+    if !len.is_multiple_of(64) {
+        let last = (len / 64) * 64;
+        assert_eq!(tail[..], ks[last..last + 64], "{ctx}: tail");
+    }
+    assert_eq!(state.position(), start.position() + blocks, "{ctx}: position after");
+    let mut out = vec![[0u8; 64]; len / 64];
+    start.clone().fill::<R20, _>(kernel, &mut out).unwrap();
+    assert_eq!(out.concat(), ks[..len / 64 * 64], "{ctx}: fill");
+    out.fill([0; 64]);
+    start.clone().fill_batch::<R20, _>(kernel, &mut out).unwrap();
+    assert_eq!(out.concat(), ks[..len / 64 * 64], "{ctx}: fill_batch");
+}
+
+/// [`Edge::End`]: the XOR that fits gives the reference's bytes, one block more is refused
+/// and writes nothing; the RNG's fill ([`State::fill_cyclic`]) crosses the end and goes on
+/// from block 0.
+fn to_the_end<K: Kernel>(kernel: K, start: &State<Legacy>, before: u64, ks: &[u8], len: usize, ctx: &str) {
+    let data = bytes(len as u64, len);
+    let mut buf = data.clone();
+    let mut tail = [0xA5; 64];
+    let mut state = start.clone();
+    let result = state.xor::<R20, _>(kernel, XorBuf::from(&mut buf[..]), &mut tail);
+    if len.div_ceil(64) as u64 <= before {
+        result.unwrap();
+        let want: Vec<u8> = data.iter().zip(ks).map(|(d, k)| d ^ k).collect();
+        assert_eq!(buf, want, "{ctx}: xor");
+        assert_eq!(state.blocks_left(), u128::from(before) - len.div_ceil(64) as u128, "{ctx}");
+    } else {
+        assert_eq!(result, Err(EndOfStream), "{ctx}: past the end");
+        assert_eq!((buf, tail, state.position()), (data, [0xA5; 64], start.position()), "{ctx}");
+    }
+    let mut out = vec![[0u8; 64]; len / 64];
+    let mut state = start.clone();
+    state.fill_cyclic::<R20, _>(kernel, &mut out);
+    assert_eq!(out.concat(), ks[..len / 64 * 64], "{ctx}: fill_cyclic");
+    let moved = (start.position() + (len / 64) as u128) % Legacy::BLOCKS;
+    assert_eq!(state.position() % Legacy::BLOCKS, moved, "{ctx}: position after fill_cyclic");
+}
+
+#[test]
+fn legacy_requests_across_the_carry_every_length_to_1100_bytes() {
+    on_every_kernel(|_| LegacySweep(Edge::Carry));
+}
+
+#[test]
+fn legacy_requests_to_and_across_the_end_every_length_to_1100_bytes() {
+    on_every_kernel(|_| LegacySweep(Edge::End));
+}

@@ -8,7 +8,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Block, CONSTANTS, Rounds, State, Variant};
+use chacha_core::{Block, CONSTANTS, Ietf, Rounds, State};
 
 use super::{Dest, Masks, load_16, load_row, store_32, xor_partial};
 use crate::cursor::{Cursor, Tail};
@@ -78,36 +78,30 @@ macro_rules! to_columns {
 /// Row d of the block with counter `counter`: the counter from the register, the nonce
 /// words from `w` (see `rows1` for why word 12 is never loaded).
 #[inline(always)]
-fn row_d<V: Variant>(w: &[u32; 16], counter: u64) -> [u32; 4] {
-    let mut d = [counter as u32, w[13], w[14], w[15]];
-    if V::COUNTER_WORDS == 2 {
-        d[1] = (counter >> 32) as u32;
-    }
-    d
+fn row_d(w: &[u32; 16], counter: u64) -> [u32; 4] {
+    [counter as u32, w[13], w[14], w[15]]
 }
 
 /// The four rows of two blocks (counter, counter + 1) of `w`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn input_rows2<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
+fn input_rows2(w: &[u32; 16], counter: u64) -> [__m256i; 4] {
     let row = |i: usize| {
         let r = _mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32);
         _mm256_broadcastsi128_si256(r)
     };
-    let d = row_d::<V>(w, counter);
+    let d = row_d(w, counter);
     let d = _mm256_broadcastsi128_si256(_mm_setr_epi32(d[0] as i32, d[1] as i32, d[2] as i32, d[3] as i32));
-    // The high lane's block is one further (a 64-bit add carries into word 13 for `Legacy`).
-    let one = _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0);
-    let d = if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, one) } else { _mm256_add_epi32(d, one) };
+    // The high lane's block is one further.
+    let d = _mm256_add_epi32(d, _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
     [row(0), row(4), row(8), d]
 }
 
 /// Adds `n` to the block counter of both lanes of a row-layout `d` row.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn add_counter256<V: Variant>(d: __m256i, n: i32) -> __m256i {
-    let n = _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0);
-    if V::COUNTER_WORDS == 2 { _mm256_add_epi64(d, n) } else { _mm256_add_epi32(d, n) }
+fn add_counter256(d: __m256i, n: i32) -> __m256i {
+    _mm256_add_epi32(d, _mm256_setr_epi32(n, 0, 0, 0, n, 0, 0, 0))
 }
 
 /// Writes the two blocks of a row-layout state (after the feed-forward), the high lane's
@@ -137,7 +131,7 @@ macro_rules! rows_kernel {
         $(#[$doc])*
         #[target_feature(enable = "avx2")]
         #[inline]
-        pub(super) fn $name<R: Rounds, V: Variant, const XOR: bool>(
+        pub(super) fn $name<R: Rounds, const XOR: bool>(
             w: &[u32; 16],
             counter: u64,
             d: Dest<'_, XOR>,
@@ -146,8 +140,8 @@ macro_rules! rows_kernel {
             m: Masks,
         ) {
             const CHAINS: usize = 1 + <[usize]>::len(&[$($k),*]);
-            let $i0 = input_rows2::<V>(w, counter);
-            $( let $i = [$i0[0], $i0[1], $i0[2], add_counter256::<V>($i0[3], 2 * $k)]; )*
+            let $i0 = input_rows2(w, counter);
+            $( let $i = [$i0[0], $i0[1], $i0[2], add_counter256($i0[3], 2 * $k)]; )*
             let [mut $a0, mut $b0, mut $c0, mut $d0] = $i0;
             $( let [mut $a, mut $b, mut $c, mut $d] = $i; )*
             for _ in 0..R::DOUBLE_ROUNDS {
@@ -219,13 +213,13 @@ macro_rules! rounds1_xmm {
 /// (their round loops unrolled whole) stayed out of line there: a call, and the `Dest`
 /// through memory.
 macro_rules! rows1_inline {
-    ($r:ty, $v:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
+    ($r:ty, $w:expr, $counter:expr, $d:expr, $base:expr) => {{
         let (w, counter): (&[u32; 16], u64) = ($w, $counter);
         // Row d from the counter register and the nonce words: a wider load spanning the
         // counter's recent 4-byte store cannot be store-forwarded (DECISIONS.md, § Shared by
         // the x86 backends).
         let [a, b, c] = core::array::from_fn(|r| load_row(w, r));
-        let [d0, d1, d2, d3] = row_d::<$v>(w, counter);
+        let [d0, d1, d2, d3] = row_d(w, counter);
         let dd = _mm_setr_epi32(d0 as i32, d1 as i32, d2 as i32, d3 as i32);
         let [ra, rb, rc, rd] = rounds1_xmm!($r, [a, b, c, dd]);
         let (lo, hi) = (
@@ -238,13 +232,8 @@ macro_rules! rows1_inline {
 /// Block `base`.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest<'_, XOR>,
-    base: usize,
-) {
-    rows1_inline!(R, V, w, counter, d, base)
+pub(super) fn rows1<R: Rounds, const XOR: bool>(w: &[u32; 16], counter: u64, d: Dest<'_, XOR>, base: usize) {
+    rows1_inline!(R, w, counter, d, base)
 }
 
 /// A request of 1–64 bytes: [`rows1`]'s body alone, without the frame of
@@ -255,8 +244,8 @@ pub(super) fn rows1<R: Rounds, V: Variant, const XOR: bool>(
 /// # Safety
 /// As [`xor_avx2`](super::xor_avx2).
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
-    state: &State<V>,
+pub(super) unsafe fn xor_avx2_one_block<R: Rounds>(
+    state: &State<Ietf>,
     counter: u64,
     inp: *const u8,
     out: *mut u8,
@@ -266,7 +255,7 @@ pub(super) unsafe fn xor_avx2_one_block<R: Rounds, V: Variant>(
     // SAFETY: the caller's guarantee.
     let cur = unsafe { Cursor::<true>::from_parts(inp, out, len) };
     // Block 0 is the whole block or the partial one.
-    rows1_inline!(R, V, state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
+    rows1_inline!(R, state.words(), counter, Dest { cur, tail: Tail::new(tail) }, 0);
     if let Some(p) = cur.partial() {
         xor_partial(p, tail);
     }

@@ -6,10 +6,9 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Rounds, Variant};
+use chacha_core::{Ietf, Rounds, Variant};
 
 use super::{Blocks, Dest, Masks};
-use crate::head::Heads;
 
 /// Two quarter rounds of the word-sliced state, step by step side by side.
 #[cfg(not(target_arch = "x86_64"))]
@@ -165,19 +164,17 @@ fn rounds8(x: &mut [__m256i; 16], m: Masks, double_rounds: usize) {
     x[11] = s.0[3];
 }
 
-/// The input words of 8 consecutive blocks, word-sliced.
+/// The input words of 8 consecutive blocks, word-sliced. The RFC 8439 layout only (a
+/// compile-time check): `V` names it for `aead.rs`'s calls.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn words8<V: Variant>(w: &[u32; 16], counter: u64) -> [__m256i; 16] {
+    const { assert!(V::COUNTER_WORDS == 1, "the kernels take the Ietf layout: see crate::counter") };
     let mut x = [_mm256_setzero_si256(); 16];
     for i in 0..16 {
         x[i] = _mm256_set1_epi32(w[i] as i32);
     }
     x[12] = counters8(counter);
-    if V::COUNTER_WORDS == 2 {
-        // Carry into word 13 in the lanes where the low word wrapped.
-        x[13] = _mm256_sub_epi32(_mm256_set1_epi32((counter >> 32) as u32 as i32), wrapped8(counter));
-    }
     x
 }
 
@@ -188,20 +185,10 @@ fn counters8(counter: u64) -> __m256i {
     _mm256_add_epi32(_mm256_set1_epi32(counter as u32 as i32), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))
 }
 
-/// All ones in the lanes of the 8 blocks from `counter` whose word 12 wrapped (unsigned
-/// `counters8 < low word`, as a signed compare with the sign bits flipped).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn wrapped8(counter: u64) -> __m256i {
-    let flip = _mm256_set1_epi32(i32::MIN);
-    let lo = _mm256_xor_si256(_mm256_set1_epi32(counter as u32 as i32), flip);
-    _mm256_cmpgt_epi32(lo, _mm256_xor_si256(counters8(counter), flip))
-}
-
 /// Blocks `base .. base + n` (`n <= 8`) from counter `counter`: 8 computed, `n` written.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced8<R: Rounds, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
     d: Dest<'_, XOR>,
@@ -209,7 +196,7 @@ pub(super) fn sliced8<R: Rounds, V: Variant, const XOR: bool>(
     n: usize,
     m: Masks,
 ) {
-    let mut x = words8::<V>(w, counter);
+    let mut x = words8::<Ietf>(w, counter);
     let input = x;
     rounds8(&mut x, m, R::DOUBLE_ROUNDS);
     for i in 0..16 {
@@ -266,7 +253,7 @@ pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
     put8_whole!(x, input, set);
 }
 
-/// As [`sliced8_whole`], the first double round started from `heads` (53 of its 128 vector
+/// As [`sliced8_whole`], the first double round started from `head` (53 of its 128 vector
 /// instructions, done once per call in scalar code) and `chain`, this set's
 /// [`column_chain8`]; [`first_diagonal8`] does the rest. Returns the next set's chain,
 /// computed here so that its 11 dependent steps overlap this set's transpose (at the start
@@ -274,30 +261,22 @@ pub(super) fn sliced8_whole<R: Rounds, V: Variant, const XOR: bool>(
 /// `asm!` keeps LLVM from sinking it past the stores.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
+pub(super) fn sliced8_from_head<R: Rounds, const XOR: bool>(
     w: &[u32; 16],
     counter: u64,
-    heads: &Heads,
+    head: &[u32; 16],
     chain: [__m256i; 4],
     set: Blocks<'_, XOR, 8>,
     m: Masks,
 ) -> [__m256i; 4] {
-    let input = words8::<V>(w, counter);
+    let input = words8::<Ietf>(w, counter);
     let mut x = input;
     for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-        x[i] = _mm256_set1_epi32(heads.at_counter[i] as i32);
-    }
-    if V::COUNTER_WORDS == 2 {
-        // `Legacy`: lanes whose word 13 was carried into (in one set of each 2^32 blocks)
-        // take the words that depend on it from the other head.
-        let wrapped = wrapped8(counter);
-        for i in [1, 5, 9, 13] {
-            x[i] = _mm256_blendv_epi8(x[i], _mm256_set1_epi32(heads.word13_carried[i] as i32), wrapped);
-        }
+        x[i] = _mm256_set1_epi32(head[i] as i32);
     }
     [x[0], x[4], x[8], x[12]] = chain;
     first_diagonal8(&mut x, m);
-    let mut next = column_chain8(&heads.at_counter, counter.wrapping_add(8), m);
+    let mut next = column_chain8(head, counter.wrapping_add(8), m);
     // Pinned here: see the docs above.
     schedule_barrier!(ymm_reg; next[0], next[1], next[2], next[3]);
     rounds8(&mut x, m, R::DOUBLE_ROUNDS - 1);
@@ -306,8 +285,7 @@ pub(super) fn sliced8_from_head<R: Rounds, V: Variant, const XOR: bool>(
 }
 
 /// Words 0, 4, 8, 12 after the first column round's quarter round (0, 4, 8, 12) of the 8
-/// blocks from `counter`, from `head` (which did its first add; words 0, 4, 8 are the same
-/// in both of [`Heads`]).
+/// blocks from `counter`, from `head` (which did its first add).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn column_chain8(head: &[u32; 16], counter: u64, m: Masks) -> [__m256i; 4] {

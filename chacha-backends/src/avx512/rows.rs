@@ -7,7 +7,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{Block, CONSTANTS, Rounds, State, Variant};
+use chacha_core::{Block, CONSTANTS, Ietf, Rounds, State};
 
 use super::sliced16::lanes_4x4;
 use super::store_32;
@@ -23,29 +23,25 @@ pub(super) struct Rows<T> {
 }
 
 macro_rules! rows_impl {
-    ($t:ty, $lanes:literal, $add:ident, $add64:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr,
+    ($t:ty, $lanes:literal, $add:ident, $xor:ident, $rol:ident, $shuf:ident, $broadcast:path, $offsets:expr,
      $ternlog:ident, $slli:ident, $srli:ident, $shift:ty) => {
         impl Rows<$t> {
             /// Blocks side by side in one vector.
             const LANES: usize = $lanes;
 
-            /// Blocks `counter ..` of `state` in rows; lane `j` has counter `counter + j`
-            /// (a 64-bit add of the lane offset for `Legacy`, so word 12 carries into 13):
+            /// Blocks `counter ..` of `state` in rows; lane `j` has counter `counter + j`:
             /// ```text
             ///  row i = [w(i) w(i+1) w(i+2) w(i+3)] broadcast to every 128-bit lane
             ///  d     = [ctr n n n | ctr n n n | ...] + [0 0 0 0 | 1 0 0 0 | 2 0 0 0 | 3 0 0 0]
-            ///          (Legacy: [ctr_lo ctr_hi n n]; the offsets add as 64-bit lanes)
             /// ```
             #[inline]
             #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-            fn at<V: Variant>(state: &State<V>, counter: u64) -> Self {
+            fn at(state: &State<Ietf>, counter: u64) -> Self {
                 let w = state.words_at(counter);
                 let row = |i: usize| {
                     $broadcast(_mm_setr_epi32(w[i] as i32, w[i + 1] as i32, w[i + 2] as i32, w[i + 3] as i32))
                 };
-                let d =
-                    if V::COUNTER_WORDS == 2 { $add64(row(12), $offsets) } else { $add(row(12), $offsets) };
-                Rows { a: row(0), b: row(4), c: row(8), d }
+                Rows { a: row(0), b: row(4), c: row(8), d: $add(row(12), $offsets) }
             }
 
             /// `a += b; d ^= a; d <<<= N` (steps 1 and 3 of a quarter round).
@@ -132,7 +128,6 @@ rows_impl!(
     __m128i,
     1,
     _mm_add_epi32,
-    _mm_add_epi64,
     _mm_xor_si128,
     _mm_rol_epi32,
     _mm_shuffle_epi32,
@@ -147,7 +142,6 @@ rows_impl!(
     __m256i,
     2,
     _mm256_add_epi32,
-    _mm256_add_epi64,
     _mm256_xor_si256,
     _mm256_rol_epi32,
     _mm256_shuffle_epi32,
@@ -162,7 +156,6 @@ rows_impl!(
     __m512i,
     4,
     _mm512_add_epi32,
-    _mm512_add_epi64,
     _mm512_xor_si512,
     _mm512_rol_epi32,
     _mm512_shuffle_epi32,
@@ -274,9 +267,9 @@ macro_rules! rows_kernel {
         $(#[$doc])*
         #[inline]
         #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-        pub(super) fn $name<V: Variant, const XOR: bool, const SPLIT: bool>(
+        pub(super) fn $name<const XOR: bool, const SPLIT: bool>(
             double_rounds: usize,
-            state: &State<V>,
+            state: &State<Ietf>,
             counter: u64,
             io: &mut Cursor<'_, XOR>,
             tail: &mut Block,

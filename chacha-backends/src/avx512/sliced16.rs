@@ -6,10 +6,10 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use chacha_core::{BLOCK_LEN, Block, State, Variant};
+use chacha_core::{BLOCK_LEN, Block, Ietf, State};
 
 use crate::cursor::Cursor;
-use crate::head::Heads;
+use crate::head::head;
 
 // Macros, not functions: `#[inline]` is only a hint (and `#[inline(always)]` is not
 // allowed on `#[target_feature]` functions), and an out-of-line double round passes the
@@ -83,9 +83,9 @@ macro_rules! sliced_put {
 /// of line, returning sixteen zmm would go through memory.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-pub(super) fn sliced16<V: Variant, const XOR: bool, const WHOLE: bool>(
+pub(super) fn sliced16<const XOR: bool, const WHOLE: bool>(
     double_rounds: usize,
-    state: &State<V>,
+    state: &State<Ietf>,
     counter: u64,
     io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
@@ -113,39 +113,35 @@ pub(super) fn sliced16<V: Variant, const XOR: bool, const WHOLE: bool>(
 /// keeps LLVM from sinking it past the stores. A single set takes [`sliced16`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-pub(super) fn sliced16_sets<V: Variant, const XOR: bool>(
+pub(super) fn sliced16_sets<const XOR: bool>(
     double_rounds: usize,
-    state: &State<V>,
+    state: &State<Ietf>,
     mut counter: u64,
     io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
 ) -> u64 {
-    let mut heads = Heads::at(state, counter);
-    let mut chain = column_chain(&heads.at_counter, counter);
+    let head = head(&state.words_at(counter));
+    let mut chain = column_chain(&head, counter);
     while io.len() >= 16 * BLOCK_LEN {
-        chain = sliced16_from_head::<V, XOR, true>(double_rounds, state, counter, &heads, chain, io, tail);
+        chain = sliced16_from_head::<XOR, true>(double_rounds, state, counter, &head, chain, io, tail);
         counter = counter.wrapping_add(16);
-        if V::COUNTER_WORDS == 2 && (counter as u32) < 16 {
-            // `Legacy`: word 13 was carried into.
-            heads = Heads::at(state, counter);
-        }
     }
     if io.blocks() >= 15 {
-        sliced16_from_head::<V, XOR, false>(double_rounds, state, counter, &heads, chain, io, tail);
+        sliced16_from_head::<XOR, false>(double_rounds, state, counter, &head, chain, io, tail);
         counter = counter.wrapping_add(16);
     }
     counter
 }
 
-/// As [`sliced16`], with the first double round started from `heads` and `chain` (this
+/// As [`sliced16`], with the first double round started from `head` and `chain` (this
 /// set's [`column_chain`]); returns the next set's chain (see [`sliced16_sets`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced16_from_head<V: Variant, const XOR: bool, const WHOLE: bool>(
+fn sliced16_from_head<const XOR: bool, const WHOLE: bool>(
     double_rounds: usize,
-    state: &State<V>,
+    state: &State<Ietf>,
     counter: u64,
-    heads: &Heads,
+    head: &[u32; 16],
     chain: [__m512i; 4],
     io: &mut Cursor<'_, XOR>,
     tail: &mut Block,
@@ -153,24 +149,14 @@ fn sliced16_from_head<V: Variant, const XOR: bool, const WHOLE: bool>(
     let input = sliced_input(state, counter);
     let mut x = input;
     for i in [1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-        x[i] = _mm512_set1_epi32(heads.at_counter[i] as i32);
-    }
-    if V::COUNTER_WORDS == 2 {
-        // `Legacy`: in lanes whose word 13 was carried into (none, except in the one set
-        // of each 2^32 blocks that crosses the carry) the words that depend on it come
-        // from the other head: those of quarter round (1, 5, 9, 13), and word 2 is not.
-        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        let carry = _mm512_cmplt_epu32_mask(input[12], lane);
-        for i in [1, 5, 9, 13] {
-            x[i] = _mm512_mask_set1_epi32(x[i], carry, heads.word13_carried[i] as i32);
-        }
+        x[i] = _mm512_set1_epi32(head[i] as i32);
     }
     [x[0], x[4], x[8], x[12]] = chain;
     sliced_first_diagonal!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     for _ in 1..double_rounds {
         sliced_double_round!(x, _mm512_add_epi32, _mm512_xor_si512, _mm512_rol_epi32);
     }
-    let mut next = column_chain(&heads.at_counter, counter.wrapping_add(16));
+    let mut next = column_chain(head, counter.wrapping_add(16));
     // Pinned here: see `sliced16_sets`.
     schedule_barrier!(zmm_reg; next[0], next[1], next[2], next[3]);
     sliced_put!(x, input, io, tail, WHOLE);
@@ -178,8 +164,7 @@ fn sliced16_from_head<V: Variant, const XOR: bool, const WHOLE: bool>(
 }
 
 /// Words 0, 4, 8, 12 after the first column round's quarter round (0, 4, 8, 12) of the 16
-/// blocks from `counter`, from `head` (which did its first add; words 0, 4, 8 are the same
-/// in both of [`Heads`]).
+/// blocks from `counter`, from `head` (which did its first add).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 fn column_chain(head: &[u32; 16], counter: u64) -> [__m512i; 4] {
@@ -199,7 +184,7 @@ fn column_chain(head: &[u32; 16], counter: u64) -> [__m512i; 4] {
 /// The input words of the 16 blocks from `counter`, word-sliced (lane `j`: counter + j).
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-fn sliced_input<V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
+fn sliced_input(state: &State<Ietf>, counter: u64) -> [__m512i; 16] {
     let w = state.words_at(counter);
     let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let mut input = [_mm512_setzero_si512(); 16];
@@ -219,11 +204,6 @@ fn sliced_input<V: Variant>(state: &State<V>, counter: u64) -> [__m512i; 16] {
         input[4 * r + 3] = _mm512_shuffle_epi32::<0xff>(row);
     }
     input[12] = _mm512_add_epi32(input[12], lane);
-    if V::COUNTER_WORDS == 2 {
-        // Legacy: a lane whose low word wrapped (is now below its offset) carries into word 13.
-        let carry = _mm512_cmplt_epu32_mask(input[12], lane);
-        input[13] = _mm512_mask_add_epi32(input[13], carry, input[13], _mm512_set1_epi32(1));
-    }
     input
 }
 

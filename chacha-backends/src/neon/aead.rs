@@ -22,7 +22,7 @@
 use core::arch::aarch64::uint32x4_t;
 
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{AeadDirection, BLOCK_LEN, R20, Rounds, State, Variant, XorBuf};
+use chacha_core::{AeadDirection, BLOCK_LEN, Ietf, R20, Rounds, State, XorBuf};
 
 use super::{IN_AEAD, Neon, sliced, sliced_rows, sliced_words, xor16};
 use crate::cursor::{Blocks, Cursor};
@@ -35,9 +35,9 @@ impl Neon {
     /// [`Kernel::xor_then_mac`]: chacha_core::Kernel::xor_then_mac
     /// [`Kernel::mac_then_xor`]: chacha_core::Kernel::mac_then_xor
     #[inline]
-    pub(super) fn aead<R: Rounds, V: Variant>(
+    pub(super) fn aead<R: Rounds>(
         self,
-        state: &State<V>,
+        state: &State<Ietf>,
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
@@ -45,14 +45,14 @@ impl Neon {
         let sets = |acc: &mut Accumulator, sets: XorBuf<'_, '_>| {
             if direction == AeadDirection::Seal {
                 // SAFETY: as below.
-                unsafe { sets_neon::<V, true>(state, acc, sets) }
+                unsafe { sets_neon::<true>(state, acc, sets) }
             } else {
                 // SAFETY: a Neon exists only if detect() saw NEON, the only feature
                 // sets_neon enables.
-                unsafe { sets_neon::<V, false>(state, acc, sets) }
+                unsafe { sets_neon::<false>(state, acc, sets) }
             }
         };
-        stitched::aead::<R, V, Self>(self, true, state, acc, buf, direction, sets);
+        stitched::aead::<R, Ietf, Self>(self, true, state, acc, buf, direction, sets);
     }
 }
 
@@ -62,7 +62,7 @@ impl Neon {
 // Never inlined: one function per direction for the checks and the disassembly to find.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-fn sets_neon<V: Variant, const SEAL: bool>(state: &State<V>, acc: &mut Accumulator, sets: XorBuf<'_, '_>) {
+fn sets_neon<const SEAL: bool>(state: &State<Ietf>, acc: &mut Accumulator, sets: XorBuf<'_, '_>) {
     let cur = Cursor::xor(sets);
     let r = acc.r();
     let r16 = r16(r);
@@ -76,7 +76,7 @@ fn sets_neon<V: Variant, const SEAL: bool>(state: &State<V>, acc: &mut Accumulat
             Some(c) => {
                 // ChaCha20 beside `h` absorbing the 32 blocks at `c`: blocks 0–15 go on from
                 // `h`, 16–31 into a second accumulator from 0; then `h · r^16 + second`.
-                let input = sliced_words::<V, 2>(state, counter);
+                let input = sliced_words::<2>(state, counter);
                 let mut x = input;
                 let (mut first, mut second) = (h, [0; 3]);
                 // SAFETY: a window's checked pointer to its 512 bytes, readable.
@@ -84,7 +84,7 @@ fn sets_neon<V: Variant, const SEAL: bool>(state: &State<V>, acc: &mut Accumulat
                 h = mul_add(first, r16, second);
                 sliced_rows::<2, 8>(x, &input)
             }
-            None => sliced::<R20, V, 2, 8, IN_AEAD>(state, counter),
+            None => sliced::<R20, 2, 8, IN_AEAD>(state, counter),
         };
         // Every offset a constant: the windows' checks fold away.
         for (b, rows) in ks.iter().enumerate() {

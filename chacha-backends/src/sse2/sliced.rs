@@ -3,24 +3,19 @@
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::{
-    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_or_si128, _mm_set_epi32,
-    _mm_set1_epi32, _mm_setzero_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32,
-    _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_unpackhi_epi32,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
-    __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_or_si128, _mm_set_epi32,
-    _mm_set1_epi32, _mm_setzero_si128, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpacklo_epi32,
-    _mm_unpacklo_epi64, _mm_xor_si128,
+    __m128i, _mm_add_epi32, _mm_set_epi32, _mm_set1_epi32, _mm_setzero_si128, _mm_unpackhi_epi32,
+    _mm_unpackhi_epi64, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
 };
 
-use chacha_core::{State, Variant};
+use chacha_core::{Ietf, State};
 
 use super::{Rows, rotl, rotl16};
-use crate::{
-    head::{Heads, finish_first_double_round},
-    scalar::quarter_round,
-};
+use crate::{head::finish_first_double_round, scalar::quarter_round};
 
 /// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
 /// macro: as a function it stayed out of line, the 16 words in memory.
@@ -62,34 +57,25 @@ pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`) and, if
 /// `SCALAR`, of block `counter + 4` from general-purpose registers, as its 16 words (else
 /// zeros): faster at the median on the CPUs measured (DECISIONS.md, § sse2: the fifth
-/// block). `HEAD`: the first double round from `heads`.
+/// block). `HEAD`: the first double round from `head`.
 ///
 /// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its
 /// own instance, which LLVM inlines (one shared instance stayed out of line).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn sliced4<V: Variant, const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
-    state: &State<V>,
+pub(super) fn sliced4<const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
+    state: &State<Ietf>,
     mut double_rounds: usize,
     counter: u64,
-    heads: &Heads,
+    head: &[u32; 16],
 ) -> ([Rows; 4], [u32; 16]) {
     let w = state.words();
     let mut input = [_mm_setzero_si128(); 16];
     for (v, &word) in input.iter_mut().zip(w) {
         *v = _mm_set1_epi32(word as i32);
     }
-    // Each lane's counter, in 64 bits: the `Legacy` carry into word 13 happens here.
     let lane = |b: u64| counter.wrapping_add(b);
     input[12] = _mm_set_epi32(lane(3) as i32, lane(2) as i32, lane(1) as i32, lane(0) as i32);
-    if V::COUNTER_WORDS == 2 {
-        input[13] = _mm_set_epi32(
-            (lane(3) >> 32) as i32,
-            (lane(2) >> 32) as i32,
-            (lane(1) >> 32) as i32,
-            (lane(0) >> 32) as i32,
-        );
-    }
     let scalar_input = if SCALAR { state.words_at(lane(4)) } else { [0; 16] };
     let mut x = input;
     let mut y = scalar_input;
@@ -97,16 +83,7 @@ pub(super) fn sliced4<V: Variant, const SCALAR: bool, const CALLER: u8, const HE
         // The first double round from the head: the counter quarter round of the column
         // round and what is left of the diagonal round.
         for i in [0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15] {
-            x[i] = _mm_set1_epi32(heads.at_counter[i] as i32);
-        }
-        if V::COUNTER_WORDS == 2 {
-            // `Legacy`: lanes whose word 13 was carried into take the other head's words.
-            let carried =
-                _mm_cmpeq_epi32(input[13], _mm_set1_epi32(((counter >> 32) as u32).wrapping_add(1) as i32));
-            for i in [1, 5, 9, 13] {
-                let other = _mm_set1_epi32(heads.word13_carried[i] as i32);
-                x[i] = _mm_or_si128(_mm_and_si128(carried, other), _mm_andnot_si128(carried, x[i]));
-            }
+            x[i] = _mm_set1_epi32(head[i] as i32);
         }
         x[12] = rotl16(_mm_xor_si128(x[12], x[0]));
         sliced_step!(x, rotl::<12, 20>; [8, 12, 4]);
@@ -118,11 +95,7 @@ pub(super) fn sliced4<V: Variant, const SCALAR: bool, const CALLER: u8, const HE
         sliced_step!(x, rotl::<8, 24>; [0, 5, 15], [1, 6, 12], [2, 7, 13], [3, 4, 14]);
         sliced_step!(x, rotl::<7, 25>; [10, 15, 5], [11, 12, 6], [8, 13, 7], [9, 14, 4]);
         if SCALAR {
-            let carried = V::COUNTER_WORDS == 2 && lane(4) >> 32 != counter >> 32;
-            y = finish_first_double_round(
-                if carried { &heads.word13_carried } else { &heads.at_counter },
-                y[12],
-            );
+            y = finish_first_double_round(head, y[12]);
         }
         double_rounds -= 1;
     }
