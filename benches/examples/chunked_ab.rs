@@ -13,49 +13,15 @@
 //! e.g.   cd benches && cargo run --release --example chunked_ab -- avx2 65536,1048576 60
 use std::hint::black_box;
 
-use chacha_bench::{Backend, KEY, cpu::tsc};
+use chacha_bench::{Backend, CHUNK, KEY, Slot, cpu::tsc};
 use chacha20poly1305::aead::KeyInit as _;
 use chacha20poly1305_ours::aead::{self, AeadInOut};
 use chacha20poly1305_ours::secretstream::{ABYTES, Decryptor, Encryptor, Header, Tag};
-
-/// Bytes of message per chunk, as the report's chunked rows.
-const CHUNK: usize = 64 * 1024;
 
 /// TSC ticks, or nanoseconds since the first call where this build cannot read the TSC.
 fn now() -> u64 {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     tsc().unwrap_or_else(|| START.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64)
-}
-
-/// A chunk's room in place: the message, then room for the tag `encrypt_*_in_place` appends.
-struct Slot<'a> {
-    len: usize,
-    buf: &'a mut [u8],
-}
-
-impl aead::Buffer for Slot<'_> {
-    fn extend_from_slice(&mut self, other: &[u8]) -> aead::Result<()> {
-        let end = self.len + other.len();
-        self.buf.get_mut(self.len..end).ok_or(aead::Error)?.copy_from_slice(other);
-        self.len = end;
-        Ok(())
-    }
-
-    fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
-    }
-}
-
-impl AsRef<[u8]> for Slot<'_> {
-    fn as_ref(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-}
-
-impl AsMut<[u8]> for Slot<'_> {
-    fn as_mut(&mut self) -> &mut [u8] {
-        &mut self.buf[..self.len]
-    }
 }
 
 /// One STREAM over `aead`, in place in `area` (chunks of `CHUNK + 16` bytes).
@@ -68,7 +34,7 @@ where
     let chunks = area.len() / (CHUNK + 16);
     let mut enc = Some(aead_stream::EncryptorBE32::from_aead(aead, &Default::default()));
     for (i, chunk) in area.chunks_mut(CHUNK + 16).enumerate() {
-        let mut slot = Slot { len: CHUNK, buf: chunk };
+        let mut slot = Slot::new(chunk, CHUNK);
         let sealed = if i + 1 == chunks {
             enc.take().expect("one last chunk").encrypt_last_in_place(&[], &mut slot)
         } else {

@@ -271,9 +271,18 @@ fn secretstream_sodium(op: ChunkedOp, peer: Peer) -> Option<ChunkedImplementatio
 
 /// A chunk's message and the room after it for the tag, as the `aead::Buffer` that
 /// `aead-stream`'s in-place calls take.
-struct Slot<'a> {
+#[derive(Debug)]
+pub struct Slot<'a> {
     buf: &'a mut [u8],
     len: usize,
+}
+
+impl<'a> Slot<'a> {
+    /// The first `len` bytes of `buf` as the message, the rest as room to grow into.
+    pub fn new(buf: &'a mut [u8], len: usize) -> Self {
+        let len = len.min(buf.len());
+        Slot { buf, len }
+    }
 }
 
 impl AsRef<[u8]> for Slot<'_> {
@@ -314,7 +323,8 @@ where
             .expect("a 7-byte prefix");
         let mut enc = Some(aead_stream::EncryptorBE32::from_aead(make(), &nonce));
         for_each_chunk(len, 16, area, |chunk, last| {
-            let mut slot = Slot { len: chunk.len() - 16, buf: chunk };
+            let len = chunk.len() - 16;
+            let mut slot = Slot::new(chunk, len);
             if last {
                 enc.take().expect("one last chunk").encrypt_last_in_place(&[], &mut slot).is_ok()
             } else {

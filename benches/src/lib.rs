@@ -41,7 +41,8 @@ pub use aeads::{
 };
 pub use chacha_backends::Backend;
 pub use chunked::{
-    CHUNK, ChunkedImplementation, ChunkedOp, chunked_check_len, chunked_implementations, chunked_transcript,
+    CHUNK, ChunkedImplementation, ChunkedOp, Slot, chunked_check_len, chunked_implementations,
+    chunked_transcript,
 };
 pub use ffi::{SecretStreamState, Sodium, sodium};
 pub use impls::{
