@@ -10,9 +10,9 @@
 //!
 //! `mac` times a one-shot Poly1305 of the buffer on the backend (`Poly1305::new`,
 //! `update_with`, `tag`: the report's Poly1305 rows), `seal` the AEAD's bulk step
-//! (`Kernel::xor_then_mac` of ChaCha20 on a fresh accumulator, then its tag: what
+//! (`Aead::xor_then_mac` of ChaCha20 on a fresh accumulator, then its tag: what
 //! `encrypt_in_place_detached` spends on the message, without the AAD and the lengths),
-//! `open` its twin (`Kernel::mac_then_xor`, then the tag).
+//! `open` its twin (`Aead::mac_then_xor`, then the tag).
 //!
 //! `fresh` times the `chacha20` front instead, as the report's fresh-instance rows do: a
 //! sample is a batch of [`FRESH_BATCH`] messages, each a new cipher (`with_backend`) and
@@ -65,7 +65,7 @@ macro_rules! aead_timer {
     ($name:ident, $krate:ident) => {
         fn $name(backend: &str, op: Op, buf: &mut [u8]) -> Option<u64> {
             use $krate::chacha_core::poly1305::{Accumulator, Poly1305};
-            use $krate::chacha_core::{Ietf, Kernel, R20, State};
+            use $krate::chacha_core::{AeadDirection, Ietf, R20, State};
             let b = $krate::Backend::by_name(backend)?;
             let state = State::<Ietf>::new(&[7; 32], &[1; 12]);
             let mut tag = [0u8; 16];
@@ -77,11 +77,10 @@ macro_rules! aead_timer {
                 tag = mac.tag();
             } else {
                 let mut acc = Accumulator::new(black_box(&[7; 16]));
-                if op.kind == Kind::Open {
-                    b.mac_then_xor::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
-                } else {
-                    b.xor_then_mac::<R20, Ietf>(&state, &mut acc, (&mut *buf).into());
-                }
+                // Through `State::xor_and_mac`, which both trees have with this signature.
+                let direction = if op.kind == Kind::Open { AeadDirection::Open } else { AeadDirection::Seal };
+                let mut at = state.clone();
+                at.xor_and_mac::<R20, _>(b, direction, &mut acc, (&mut *buf).into()).expect("fits");
                 tag = acc.tag(&tag);
             }
             // SAFETY: as above.

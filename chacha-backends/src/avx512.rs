@@ -176,11 +176,9 @@ impl Avx512 {
     ) {
         match self.ifma {
             Some(ifma) if buf.len() >= poly1305::MIN_BLOCKS * MAC_BLOCK_LEN => {
-                ifma.xor_and_mac::<R, Ietf>(self, state, acc, buf, direction)
+                ifma.xor_and_mac::<R>(self, state, acc, buf, direction)
             }
-            _ => {
-                aead_in_pieces::<R, Ietf, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct))
-            }
+            _ => aead_in_pieces::<R, Self>(self, state, buf, direction, |ct| acc.absorb_padded(self, ct)),
         }
     }
 }
@@ -255,7 +253,10 @@ impl Kernel for Avx512 {
     fn batch_blocks(self) -> usize {
         4
     }
+}
 
+/// ChaCha20-Poly1305's steps on `avx512` (`chacha_core::Aead`).
+impl chacha_core::Aead for Avx512 {
     /// 16 blocks a step on IFMA (two sets of 8 lanes); without it, the portable step.
     #[inline]
     fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
@@ -266,23 +267,13 @@ impl Kernel for Avx512 {
     }
 
     #[inline]
-    fn xor_then_mac<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Seal));
+    fn xor_then_mac<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
+        self.aead::<R>(state, acc, buf, AeadDirection::Seal);
     }
 
     #[inline]
-    fn mac_then_xor<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Open));
+    fn mac_then_xor<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
+        self.aead::<R>(state, acc, buf, AeadDirection::Open);
     }
 }
 

@@ -28,8 +28,8 @@ use core::fmt;
 
 use crate::counter::in_ietf_pieces;
 use chacha_core::{
-    Block, Kernel, Rounds, State, Variant, XorBuf,
-    poly1305::{Accumulator, MacBlock},
+    Aead, AeadDirection, Block, Ietf, Kernel, Rounds, State, Variant, XorBuf,
+    poly1305::{Accumulator, MacBlock, TAG_LEN},
 };
 
 /// Code generic over the kernel type, run by [`Backend::with_kernel`] with the concrete
@@ -38,8 +38,9 @@ use chacha_core::{
 pub trait WithKernel {
     /// What the body returns.
     type Output;
-    /// The body, monomorphised for each backend type.
-    fn call<K: Kernel>(self, kernel: K) -> Self::Output;
+    /// The body, monomorphised for each backend type (every one is a [`Kernel`] and an
+    /// [`Aead`]).
+    fn call<K: Aead>(self, kernel: K) -> Self::Output;
 }
 
 macro_rules! backends {
@@ -222,57 +223,54 @@ impl Kernel for Backend {
     fn batch_blocks(self) -> usize {
         on_kernel!(self, |kernel| kernel.batch_blocks())
     }
+}
 
+/// ChaCha20-Poly1305's steps: ChaCha20's one-pass steps go to their entry points (compiled
+/// once, here); the reduced-round AEADs and the MAC alone to the kernel directly.
+impl Aead for Backend {
     #[inline]
     fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
         on_kernel!(self, |kernel| kernel.poly1305_blocks(acc, blocks))
     }
 
     #[inline]
-    fn xor_then_mac<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
+    fn xor_then_mac<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
         #[cfg(feature = "aead")]
-        if const { is_chacha20_ietf::<R, V>() } {
-            return entry::r20_aead::xor_then_mac(self, ietf(state), acc, buf);
+        if const { is_chacha20::<R>() } {
+            return entry::r20_aead::xor_then_mac(self, state, acc, buf);
         }
-        on_kernel!(self, |kernel| kernel.xor_then_mac::<R, V>(state, acc, buf))
+        on_kernel!(self, |kernel| kernel.xor_then_mac::<R>(state, acc, buf))
     }
 
     #[inline]
-    fn mac_then_xor<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
+    fn mac_then_xor<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
         #[cfg(feature = "aead")]
-        if const { is_chacha20_ietf::<R, V>() } {
-            return entry::r20_aead::mac_then_xor(self, ietf(state), acc, buf);
+        if const { is_chacha20::<R>() } {
+            return entry::r20_aead::mac_then_xor(self, state, acc, buf);
         }
-        on_kernel!(self, |kernel| kernel.mac_then_xor::<R, V>(state, acc, buf))
+        on_kernel!(self, |kernel| kernel.mac_then_xor::<R>(state, acc, buf))
+    }
+
+    #[inline]
+    fn message<R: Rounds>(
+        self,
+        state: &State<Ietf>,
+        direction: AeadDirection,
+        aad: &[u8],
+        buf: XorBuf<'_, '_>,
+    ) -> [u8; TAG_LEN] {
+        #[cfg(feature = "aead")]
+        if const { is_chacha20::<R>() } {
+            return entry::r20_aead::message(self, state, direction, aad, buf);
+        }
+        on_kernel!(self, |kernel| kernel.message::<R>(state, direction, aad, buf))
     }
 }
 
-/// Whether `R` and `V` are ChaCha20-Poly1305's: the pair with AEAD entry points.
+/// Whether `R` is ChaCha20's: the AEAD with entry points of its own.
 #[cfg(feature = "aead")]
-const fn is_chacha20_ietf<R: Rounds, V: Variant>() -> bool {
-    V::COUNTER_WORDS == 1 && R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS
-}
-
-/// `state` as the [`Ietf`](chacha_core::Ietf) state it is; for a `V` with one counter word.
-#[cfg(feature = "aead")]
-#[inline(always)]
-fn ietf<V: Variant>(state: &State<V>) -> &State<chacha_core::Ietf> {
-    match state.layout() {
-        chacha_core::StateRef::Ietf(state) => state,
-        chacha_core::StateRef::Legacy(_) => {
-            unreachable!("the caller checked: a layout with one counter word is Ietf")
-        }
-    }
+const fn is_chacha20<R: Rounds>() -> bool {
+    R::DOUBLE_ROUNDS == <chacha_core::R20 as Rounds>::DOUBLE_ROUNDS
 }
 
 /// The entry points: the kernels compiled once, here, for each round count, so
@@ -351,11 +349,12 @@ mod entry {
     /// copy of them.
     #[cfg(feature = "aead")]
     pub(super) mod r20_aead {
-        use chacha_core::poly1305::Accumulator;
+        use chacha_core::poly1305::{Accumulator, TAG_LEN};
+        use chacha_core::{Aead, AeadDirection};
 
         use super::*;
 
-        /// [`Kernel::xor_then_mac`] of every backend, for ChaCha20 and the `Ietf` layout.
+        /// [`Aead::xor_then_mac`] of every backend, for ChaCha20.
         #[inline(never)]
         pub(crate) fn xor_then_mac(
             backend: Backend,
@@ -363,10 +362,10 @@ mod entry {
             acc: &mut Accumulator,
             buf: XorBuf<'_, '_>,
         ) {
-            on_kernel!(backend, |kernel| kernel.xor_then_mac::<R20, Ietf>(state, acc, buf))
+            on_kernel!(backend, |kernel| kernel.xor_then_mac::<R20>(state, acc, buf))
         }
 
-        /// [`Kernel::mac_then_xor`] of every backend, for ChaCha20 and the `Ietf` layout.
+        /// [`Aead::mac_then_xor`] of every backend, for ChaCha20.
         #[inline(never)]
         pub(crate) fn mac_then_xor(
             backend: Backend,
@@ -374,7 +373,19 @@ mod entry {
             acc: &mut Accumulator,
             buf: XorBuf<'_, '_>,
         ) {
-            on_kernel!(backend, |kernel| kernel.mac_then_xor::<R20, Ietf>(state, acc, buf))
+            on_kernel!(backend, |kernel| kernel.mac_then_xor::<R20>(state, acc, buf))
+        }
+
+        /// [`Aead::message`] of every backend, for ChaCha20.
+        #[inline(never)]
+        pub(crate) fn message(
+            backend: Backend,
+            state: &State<Ietf>,
+            direction: AeadDirection,
+            aad: &[u8],
+            buf: XorBuf<'_, '_>,
+        ) -> [u8; TAG_LEN] {
+            on_kernel!(backend, |kernel| kernel.message::<R20>(state, direction, aad, buf))
         }
     }
 }

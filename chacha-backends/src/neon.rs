@@ -82,7 +82,10 @@ impl Kernel for Neon {
     fn batch_blocks(self) -> usize {
         4
     }
+}
 
+/// ChaCha20-Poly1305's steps on `neon` (`chacha_core::Aead`).
+impl chacha_core::Aead for Neon {
     /// 2 blocks side by side (`poly1305.rs`) from `MIN_BLOCKS` blocks on.
     #[inline]
     fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
@@ -96,24 +99,14 @@ impl Kernel for Neon {
 
     /// Stitched from 512 bytes on (1.5 KiB sealing; `aead.rs`); the default pieces below.
     #[inline]
-    fn xor_then_mac<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Seal));
+    fn xor_then_mac<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
+        self.aead::<R>(state, acc, buf, AeadDirection::Seal);
     }
 
-    /// As [`xor_then_mac`](Kernel::xor_then_mac).
+    /// As [`xor_then_mac`](chacha_core::Aead::xor_then_mac).
     #[inline]
-    fn mac_then_xor<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        in_ietf_pieces(state, buf, |state, buf| self.aead::<R>(state, acc, buf, AeadDirection::Open));
+    fn mac_then_xor<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
+        self.aead::<R>(state, acc, buf, AeadDirection::Open);
     }
 }
 

@@ -42,6 +42,9 @@ impl Simd128 {
     }
 }
 
+/// ChaCha20-Poly1305's steps on `simd128`: the portable defaults.
+impl chacha_core::Aead for Simd128 {}
+
 impl Kernel for Simd128 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {

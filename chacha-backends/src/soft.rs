@@ -28,6 +28,9 @@ impl Soft {
     }
 }
 
+/// ChaCha20-Poly1305's steps on `soft`: the portable defaults.
+impl chacha_core::Aead for Soft {}
+
 impl Kernel for Soft {
     /// Inlined into the caller (the `Backend` dispatch), so that the `XorBuf` copy an
     /// out-of-line call takes (the Rust ABI passes a struct of over two words through memory) is

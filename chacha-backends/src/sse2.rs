@@ -59,6 +59,9 @@ impl Sse2 {
     }
 }
 
+/// ChaCha20-Poly1305's steps on `sse2`: the portable defaults.
+impl chacha_core::Aead for Sse2 {}
+
 impl Kernel for Sse2 {
     #[inline]
     fn xor<R: Rounds, V: Variant>(self, state: &State<V>, buf: XorBuf<'_, '_>, tail: &mut Block) {

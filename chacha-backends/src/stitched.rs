@@ -6,22 +6,22 @@
 //! with the rounds.
 
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{AeadDirection, BLOCK_LEN, Kernel, R20, Rounds, State, Variant, XorBuf, aead_in_pieces};
+use chacha_core::{Aead, AeadDirection, BLOCK_LEN, Ietf, R20, Rounds, State, XorBuf, aead_in_pieces};
 
 /// Bytes per set: 8 ChaCha20 blocks, 32 Poly1305 blocks.
 pub(crate) const SET: usize = 8 * BLOCK_LEN;
 
-/// An AEAD's bulk step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]) for a kernel
+/// An AEAD's bulk step ([`Aead::xor_then_mac`], [`Aead::mac_then_xor`]) for a kernel
 /// with a stitched loop (`can`: this CPU runs it): from 1 set opening and 3 sealing (whose
 /// first set runs alone and whose last set's MAC follows the loop; measured on `avx2`,
 /// DECISIONS.md), ChaCha20 only, `sets` runs the whole sets (absorbing the ciphertext of each
 /// set opening, of each set but the last sealing) and the rest goes the default way; the
 /// default pieces elsewhere.
 #[inline(always)]
-pub(crate) fn aead<R: Rounds, V: Variant, K: Kernel>(
+pub(crate) fn aead<R: Rounds, K: Aead>(
     kernel: K,
     can: bool,
-    state: &State<V>,
+    state: &State<Ietf>,
     acc: &mut Accumulator,
     mut buf: XorBuf<'_, '_>,
     direction: AeadDirection,
@@ -30,7 +30,7 @@ pub(crate) fn aead<R: Rounds, V: Variant, K: Kernel>(
     let seal = direction == AeadDirection::Seal;
     let min = if seal { 3 * SET } else { SET };
     if !(can && R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS && buf.len() >= min) {
-        return aead_in_pieces::<R, V, K>(kernel, state, buf, direction, |ct| acc.absorb_padded(kernel, ct));
+        return aead_in_pieces::<R, K>(kernel, state, buf, direction, |ct| acc.absorb_padded(kernel, ct));
     }
     let bulk = buf.len() / SET * SET;
     let (whole, mut rest) = buf.reborrow().split_at(bulk);
@@ -41,7 +41,7 @@ pub(crate) fn aead<R: Rounds, V: Variant, K: Kernel>(
         if !seal {
             acc.absorb_padded(kernel, rest.get_in());
         }
-        kernel.xor::<R20, V>(&at, rest.reborrow(), &mut [0; BLOCK_LEN]);
+        kernel.xor::<R20, Ietf>(&at, rest.reborrow(), &mut [0; BLOCK_LEN]);
     }
     if seal {
         // The last set's ciphertext and the rest's: 32 blocks or more, the kernel's MAC.

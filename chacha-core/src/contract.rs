@@ -27,7 +27,6 @@ use core::fmt::Debug;
 
 use crate::{
     buf::XorBuf,
-    poly1305::{Accumulator, MacBlock},
     rounds::Rounds,
     state::{BLOCK_LEN, Block, EndOfStream, State, Variant},
 };
@@ -96,94 +95,6 @@ pub trait Kernel: Copy + Debug + Send + Sync + 'static {
     fn batch_blocks(self) -> usize {
         1
     }
-
-    /// Poly1305 (RFC 8439 §2.5): absorbs `blocks`, each with its 2^128 pad bit, into
-    /// `acc`, leaving it partly reduced ([`Accumulator`] says how). The default is the
-    /// portable step, [`Accumulator::absorb`].
-    #[inline]
-    fn poly1305_blocks(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
-        acc.absorb(blocks);
-    }
-
-    /// ChaCha20-Poly1305's bulk step for sealing (RFC 8439 §2.8): XORs the keystream of
-    /// blocks `state.counter() ..` into `buf` as [`xor`](Kernel::xor) does (the keystream
-    /// of a partial last block is dropped) and absorbs the result, the ciphertext, into
-    /// `acc` as Poly1305 blocks, a partial last one padded with zeros (`pad16`).
-    ///
-    /// The default works through the data in [`AEAD_CHUNK`]-byte pieces, each XORed and
-    /// then absorbed while it is in L1; a backend may interleave the two in registers.
-    #[inline]
-    fn xor_then_mac<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Seal, |ct| acc.absorb_padded(self, ct));
-    }
-
-    /// The opening twin of [`xor_then_mac`](Kernel::xor_then_mac): absorbs `buf`'s input
-    /// (the ciphertext, padded with zeros to 16 bytes) into `acc` and XORs the keystream
-    /// into `buf`. The caller checks the tag before it releases the output.
-    #[inline]
-    fn mac_then_xor<R: Rounds, V: Variant>(
-        self,
-        state: &State<V>,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) {
-        aead_in_pieces::<R, V, Self>(self, state, buf, AeadDirection::Open, |ct| acc.absorb_padded(self, ct));
-    }
-}
-
-/// Bytes per piece of the default [`Kernel::xor_then_mac`] / [`Kernel::mac_then_xor`]:
-/// 64 blocks, a kernel's widest step four times over, and 4 KiB of input and output,
-/// well inside any L1.
-pub const AEAD_CHUNK: usize = 64 * BLOCK_LEN;
-
-/// Which way an AEAD's bulk step goes ([`State::xor_and_mac`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AeadDirection {
-    /// Encrypt, then absorb the ciphertext (the output).
-    Seal,
-    /// Absorb the ciphertext (the input), then decrypt.
-    Open,
-}
-
-/// The one-pass AEAD step in [`AEAD_CHUNK`]-byte pieces: each piece XORed with the
-/// kernel's `xor` and its ciphertext handed to `mac` while it is in L1 (before the XOR when
-/// opening, after it when sealing). Every piece but the last is whole 128-byte groups, so
-/// a MAC that absorbs 8 or 16 blocks at a time sees a partial group only at the end.
-///
-/// The defaults of [`Kernel::xor_then_mac`] and [`Kernel::mac_then_xor`] run it with
-/// [`Accumulator::absorb_padded`] on the kernel's `poly1305_blocks`; a kernel with a MAC of
-/// its own (state kept across pieces) runs it with that.
-#[inline(always)]
-pub fn aead_in_pieces<R: Rounds, V: Variant, K: Kernel>(
-    kernel: K,
-    state: &State<V>,
-    mut buf: XorBuf<'_, '_>,
-    direction: AeadDirection,
-    mut mac: impl FnMut(&[u8]),
-) {
-    let mut piece_state = state.clone();
-    let mut tail = [0u8; BLOCK_LEN];
-    while !buf.is_empty() {
-        let n = buf.len().min(AEAD_CHUNK);
-        let (mut piece, rest) = buf.split_at(n);
-        if direction == AeadDirection::Open {
-            mac(piece.get_in());
-        }
-        kernel.xor::<R, V>(&piece_state, piece.reborrow(), &mut tail);
-        if direction == AeadDirection::Seal {
-            mac(piece.get_out());
-        }
-        // Whole pieces only until the last: never past the end the caller checked.
-        if !rest.is_empty() {
-            piece_state.advance((n / BLOCK_LEN) as u64).expect("the caller checked the whole request");
-        }
-        buf = rest;
-    }
 }
 
 impl<V: Variant> State<V> {
@@ -204,30 +115,6 @@ impl<V: Variant> State<V> {
         let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
         self.check(blocks)?;
         kernel.xor::<R, V>(self, buf, tail);
-        self.advance(blocks)
-    }
-
-    /// An AEAD's bulk step at this position, one pass ([`Seal`](AeadDirection::Seal):
-    /// [`Kernel::xor_then_mac`]; [`Open`](AeadDirection::Open): [`Kernel::mac_then_xor`]),
-    /// then moves past the `⌈len / 64⌉` blocks used.
-    ///
-    /// # Errors
-    /// [`EndOfStream`] if the stream has fewer blocks left; `buf`, `acc` and the state are
-    /// untouched.
-    #[inline]
-    pub fn xor_and_mac<R: Rounds, K: Kernel>(
-        &mut self,
-        kernel: K,
-        direction: AeadDirection,
-        acc: &mut Accumulator,
-        buf: XorBuf<'_, '_>,
-    ) -> Result<(), EndOfStream> {
-        let blocks = buf.len().div_ceil(BLOCK_LEN) as u64;
-        self.check(blocks)?;
-        match direction {
-            AeadDirection::Seal => kernel.xor_then_mac::<R, V>(self, acc, buf),
-            AeadDirection::Open => kernel.mac_then_xor::<R, V>(self, acc, buf),
-        }
         self.advance(blocks)
     }
 
@@ -325,7 +212,7 @@ impl<V: Variant> State<V> {
     }
 
     #[inline(always)]
-    fn check(&self, blocks: u64) -> Result<(), EndOfStream> {
+    pub(crate) fn check(&self, blocks: u64) -> Result<(), EndOfStream> {
         if u128::from(blocks) > self.blocks_left() { Err(EndOfStream) } else { Ok(()) }
     }
 }

@@ -9,8 +9,9 @@
 //! - [`Kernel`], the contract every backend in `chacha-backends` implements, the buffer it
 //!   XORs into, [`XorBuf`], and the widths it states for the fronts, [`BULK_BLOCKS`] and
 //!   [`MAX_BATCH_BLOCKS`];
-//! - [`poly1305`], the Poly1305 accumulator the backends' MAC kernels share and the MAC on
-//!   top, for the ChaCha20-Poly1305 AEAD;
+//! - [`Aead`], what a kernel adds for ChaCha20-Poly1305 (each step with a portable
+//!   default), and [`poly1305`], the Poly1305 accumulator the backends' MAC kernels share
+//!   and the MAC on top;
 //! - [`reference`](mod@reference), the RFC 8439 §2.3 block function, HChaCha and the §2.5
 //!   Poly1305, written plainly: the oracle for every backend.
 //!
@@ -31,6 +32,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 
+mod aead;
 mod buf;
 mod contract;
 pub mod poly1305;
@@ -38,7 +40,8 @@ pub mod reference;
 mod rounds;
 mod state;
 
+pub use aead::{AEAD_CHUNK, Aead, AeadDirection, AeadMac, aead_in_pieces, wipe_keystream};
 pub use buf::{LengthMismatch, XorBuf};
-pub use contract::{AEAD_CHUNK, AeadDirection, BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS, aead_in_pieces};
+pub use contract::{BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS};
 pub use rounds::{R8, R12, R20, Rounds};
 pub use state::{BLOCK_LEN, Block, CONSTANTS, EndOfStream, Ietf, Legacy, State, StateRef, Variant};

@@ -69,7 +69,7 @@ impl Accumulator {
     }
 
     /// Absorbs whole blocks, each with its 2^128 pad bit, with the portable step: the
-    /// default [`Kernel::poly1305_blocks`](crate::Kernel::poly1305_blocks).
+    /// default [`Aead::poly1305_blocks`](crate::Aead::poly1305_blocks).
     #[inline]
     pub fn absorb(&mut self, blocks: &[MacBlock]) {
         for m in blocks {
@@ -116,6 +116,17 @@ impl Accumulator {
             }
             reduce(power)
         })
+    }
+
+    /// ChaCha20-Poly1305's tag (RFC 8439 §2.8): absorbs the lengths block (`aad_len`, then
+    /// `text_len`, each as 8 little-endian bytes), then [`tag`](Self::tag).
+    #[inline]
+    pub fn aead_tag(&mut self, s: &[u8; 16], aad_len: usize, text_len: usize) -> [u8; TAG_LEN] {
+        let mut lengths = [0u8; MAC_BLOCK_LEN];
+        lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
+        lengths[8..].copy_from_slice(&(text_len as u64).to_le_bytes());
+        self.absorb(&[lengths]);
+        self.tag(s)
     }
 
     /// The tag: `h` reduced mod `p`, plus `s` (the last 16 key bytes) mod 2^128, in
@@ -228,7 +239,7 @@ impl zeroize::Zeroize for Accumulator {
 
 /// The Poly1305 one-time authenticator over any message (RFC 8439 §2.5), on a kernel's
 /// portable step ([`update`](Self::update)) or a kernel's
-/// [`poly1305_blocks`](crate::Kernel::poly1305_blocks) ([`update_with`](Self::update_with)).
+/// [`poly1305_blocks`](crate::Aead::poly1305_blocks) ([`update_with`](Self::update_with)).
 ///
 /// ```
 /// use chacha_core::poly1305::Poly1305;
@@ -297,8 +308,8 @@ impl Poly1305 {
     }
 }
 
-/// What absorbs whole blocks into an [`Accumulator`]: every [`Kernel`](crate::Kernel)
-/// (its [`poly1305_blocks`](crate::Kernel::poly1305_blocks)) and [`Portable`].
+/// What absorbs whole blocks into an [`Accumulator`]: every [`Aead`](crate::Aead) kernel
+/// (its [`poly1305_blocks`](crate::Aead::poly1305_blocks)) and [`Portable`].
 pub trait BlockMac: Copy {
     /// Absorbs `blocks`, each with its 2^128 pad bit.
     fn absorb(self, acc: &mut Accumulator, blocks: &[MacBlock]);
@@ -315,7 +326,7 @@ impl BlockMac for Portable {
     }
 }
 
-impl<K: crate::Kernel> BlockMac for K {
+impl<K: crate::Aead> BlockMac for K {
     #[inline]
     fn absorb(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
         self.poly1305_blocks(acc, blocks);

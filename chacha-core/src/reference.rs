@@ -118,7 +118,7 @@ pub fn poly1305(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 
 /// Poly1305's accumulator step over whole blocks (each with its 2^128 bit) from
 /// accumulator `h` (three 64-bit limbs, `h < 2^131`) under key half `r` (clamped here):
-/// the oracle of [`Kernel::poly1305_blocks`](crate::Kernel::poly1305_blocks). The result is
+/// the oracle of [`Aead::poly1305_blocks`](crate::Aead::poly1305_blocks). The result is
 /// fully reduced (`< p`).
 pub fn poly1305_blocks(r: &[u8; 16], h: [u64; 3], blocks: &[[u8; 16]]) -> [u64; 3] {
     let r = clamp(r);

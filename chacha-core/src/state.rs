@@ -196,8 +196,8 @@ impl<V: Variant> State<V> {
         // Words 14 and 15 (the nonce's last 8 bytes in both layouts) from one 64-bit value,
         // which LLVM stores as one 8-byte store: the SIMD kernels read the two words with
         // one 8-byte load, and a load that spans two earlier stores cannot be
-        // store-forwarded (it waits for both to reach the cache, ~20 cycles on the
-        // latency path of a fresh message).
+        // store-forwarded (it waits for both to reach the cache, on the latency path of a
+        // fresh message: `chacha-backends/DECISIONS.md`, § LLVM pitfalls).
         let nonce = nonce.as_ref();
         let (first, last) = nonce.split_at(nonce.len() - 8);
         let last = u64::from_le_bytes(last.try_into().expect("8 bytes"));
@@ -339,7 +339,7 @@ impl State<Legacy> {
     ///
     /// Written for store forwarding, on every short `Legacy` request: a load is served from
     /// an earlier store still in flight only if one store holds all its bytes, else it waits
-    /// for the stores to retire (≈ 20 cycles). Words 0–11 are copied in 16-byte pieces, the
+    /// for the stores to retire. Words 0–11 are copied in 16-byte pieces, the
     /// counter (words 12–13) and the nonce (14–15) as two values, each read within the
     /// 8 bytes a front's counter update writes or outside them: one 16-byte read of words
     /// 12–15 spanned that store on every call of a generator or a warm cipher. The copy's own stores

@@ -11,7 +11,7 @@
 use std::cell::Cell;
 
 use chacha_core::{
-    BLOCK_LEN, Block, EndOfStream, Ietf, Kernel, Legacy, R20, Rounds, State, Variant, XorBuf, reference,
+    Aead, BLOCK_LEN, Block, EndOfStream, Ietf, Kernel, Legacy, R20, Rounds, State, Variant, XorBuf, reference,
 };
 use chacha_testdata::get;
 
@@ -49,6 +49,9 @@ impl Kernel for Recording {
         reference::hchacha::<R>(key, input)
     }
 }
+
+/// Every AEAD step the portable default.
+impl Aead for Recording {}
 
 /// RFC 8439 §2.4.2 ("Sunscreen"): 114 bytes, two blocks from counter 1, through
 /// `State::xor` in place; the state moves on by two blocks and the partial block's whole
@@ -345,4 +348,87 @@ fn xor_and_mac_refuses_past_the_end_and_serves_up_to_it() {
     state.xor_and_mac::<R20, _>(Recording, AeadDirection::Open, &mut acc, (&mut buf[..128]).into()).unwrap();
     assert_eq!(state.blocks_left(), 0);
     assert_ne!(acc.h(), [0; 3]);
+}
+
+/// RFC 8439 §2.8.2 through [`State::aead_message`] on the defaults: sealing gives the
+/// vector's ciphertext and tag and moves past the key block and the message's two blocks;
+/// opening the ciphertext gives the same tag and the plaintext.
+#[test]
+fn aead_message_gives_rfc8439_2_8_2_both_ways() {
+    use chacha_core::AeadDirection;
+    let v = get("rfc8439-aead-2.8.2");
+    let start = State::<Ietf>::new(&v.array("key"), &v.array("nonce"));
+    let aad = v.bytes("aad");
+    for direction in [AeadDirection::Seal, AeadDirection::Open] {
+        let (from, to) = match direction {
+            AeadDirection::Seal => ("plaintext", "ciphertext"),
+            AeadDirection::Open => ("ciphertext", "plaintext"),
+        };
+        let mut buf = v.bytes(from);
+        let mut state = start.clone();
+        let tag =
+            state.aead_message::<R20, _>(Recording, direction, &aad, buf.as_mut_slice().into()).unwrap();
+        assert_eq!(buf, v.bytes(to), "{direction:?}");
+        assert_eq!(tag.to_vec(), v.bytes("tag"), "{direction:?}: tag");
+        assert_eq!(state.counter(), 1 + buf.len().div_ceil(BLOCK_LEN) as u64, "{direction:?}: position");
+    }
+}
+
+/// The default [`Aead::message`] is the key block's first 32 bytes as the one-time key,
+/// the AAD and the ciphertext each padded, then the lengths: checked against the reference
+/// Poly1305 over that layout, for lengths around the block and the 4 KiB piece, from a
+/// counter other than 0 (the key block is whichever the state is at).
+#[test]
+fn aead_message_is_the_rfc_layout_from_the_key_block() {
+    use chacha_core::{AEAD_CHUNK, AeadDirection};
+    let aad = [0xa5u8; 21];
+    for len in [0, 1, 63, 64, 65, AEAD_CHUNK + 1] {
+        let data: Vec<u8> = (0..len).map(|i| (i * 5 + 1) as u8).collect();
+        let mut start = State::<Ietf>::new(&[0x24; 32], &[3; 12]);
+        start.seek(7).unwrap();
+        let mut block0 = [[0u8; BLOCK_LEN]];
+        reference::keystream::<R20, Ietf>(&start, &mut block0);
+        let mut after = start.clone();
+        after.seek(8).unwrap();
+        let mut ciphertext = data.clone();
+        after.xor::<R20, _>(Recording, ciphertext.as_mut_slice().into(), &mut [0; BLOCK_LEN]).unwrap();
+        let pad = |b: &[u8]| {
+            let mut v = b.to_vec();
+            v.resize(b.len().div_ceil(16) * 16, 0);
+            v
+        };
+        let mut mac_data = pad(&aad);
+        mac_data.extend(pad(&ciphertext));
+        mac_data.extend((aad.len() as u64).to_le_bytes());
+        mac_data.extend((len as u64).to_le_bytes());
+        let want_tag = reference::poly1305(block0[0][..32].try_into().unwrap(), &mac_data);
+        for direction in [AeadDirection::Seal, AeadDirection::Open] {
+            let mut buf = if direction == AeadDirection::Seal { data.clone() } else { ciphertext.clone() };
+            let tag = Recording.message::<R20>(&start, direction, &aad, buf.as_mut_slice().into());
+            assert_eq!(tag, want_tag, "{direction:?}, {len} bytes: tag");
+            let want = if direction == AeadDirection::Seal { &ciphertext } else { &data };
+            assert_eq!(&buf, want, "{direction:?}, {len} bytes");
+        }
+    }
+}
+
+/// A message whose key block and blocks do not all fit is refused before the kernel runs;
+/// one that ends exactly at the end of the stream is served.
+#[test]
+fn aead_message_refuses_past_the_end_and_serves_up_to_it() {
+    use chacha_core::AeadDirection;
+    let mut state = State::<Ietf>::new(&[1; 32], &[2; 12]);
+    state.seek((1u128 << 32) - 3).unwrap(); // 3 blocks: the key block and two
+    let mut buf = vec![0x55u8; 129];
+    let before = calls();
+    assert_eq!(
+        state.aead_message::<R20, _>(Recording, AeadDirection::Seal, &[], buf.as_mut_slice().into()),
+        Err(EndOfStream)
+    );
+    assert_eq!(calls(), before, "the kernel did not run");
+    assert!(buf.iter().all(|&b| b == 0x55), "nothing written");
+    assert_eq!(state.blocks_left(), 3);
+    state.aead_message::<R20, _>(Recording, AeadDirection::Open, &[], (&mut buf[..128]).into()).unwrap();
+    assert_eq!(state.blocks_left(), 0);
+    assert!(buf[..128].iter().any(|&b| b != 0x55), "decrypted");
 }

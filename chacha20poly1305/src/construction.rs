@@ -12,7 +12,7 @@
 //! - **Sealing 9 to 12 blocks**: the key and the first 7 blocks from one `fill` too, the
 //!   rest from one `xor`, then the MAC: two calls where the one-pass path makes three (the
 //!   key block, 8 blocks, then 1–4), each a dependent chain ([`seal_medium`]).
-//! - **One pass for the rest**: [`State::xor_and_mac`] hands the message to the kernel,
+//! - **One pass for the rest**: [`State::aead_message`] hands the message to the kernel,
 //!   which encrypts and authenticates each piece while it is in L1 (or in registers).
 //! - **Nothing unauthenticated leaves.** Opening in place past the short path decrypts in
 //!   the same pass and, if the tag is wrong, XORs the keystream in again: the caller gets
@@ -23,8 +23,9 @@
 
 use aead::{Error, array::Array, consts::U16, inout::InOutBuf};
 use chacha_core::{
-    AeadDirection, BLOCK_LEN, Block, Ietf, Kernel, Rounds, State, XorBuf,
-    poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN},
+    Aead, AeadDirection, AeadMac, BLOCK_LEN, Block, Ietf, Rounds, State, XorBuf,
+    poly1305::{MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN},
+    wipe_keystream as wipe,
 };
 
 /// Below this many Poly1305 blocks every kernel's `poly1305_blocks` is the portable step
@@ -32,50 +33,14 @@ use chacha_core::{
 /// AEAD then runs inline: no call and no dispatch on the latency path of a short message.
 const INLINE_MAC_BLOCKS: usize = 16;
 
-/// The Poly1305 key and the accumulator of one message.
-struct Mac {
-    acc: Accumulator,
-    s: [u8; 16],
-}
-
-impl Mac {
-    /// From the first 32 bytes of block 0's keystream.
-    #[inline(always)]
-    fn new(block0: &Block) -> Self {
-        let (r, rest) = block0.split_at(16);
-        Mac {
-            acc: Accumulator::new(r.try_into().expect("16 bytes")),
-            s: rest[..16].try_into().expect("16 bytes"),
-        }
-    }
-
-    /// Absorbs `data` padded (`pad16`): below [`INLINE_MAC_BLOCKS`] blocks with the
-    /// portable step inlined here, above with the kernel's.
-    #[inline(always)]
-    fn absorb<K: Kernel>(&mut self, kernel: K, data: &[u8]) {
-        if data.len() < INLINE_MAC_BLOCKS * MAC_BLOCK_LEN {
-            self.acc.absorb_padded(Portable, data);
-        } else {
-            self.acc.absorb_padded(kernel, data);
-        }
-    }
-
-    /// The tag after `aad` and the ciphertext: the lengths block, then the sum.
-    #[inline(always)]
-    fn tag(mut self, aad_len: usize, text_len: usize) -> [u8; TAG_LEN] {
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(aad_len as u64).to_le_bytes());
-        lengths[8..].copy_from_slice(&(text_len as u64).to_le_bytes());
-        self.acc.absorb(&[lengths]);
-        self.acc.tag(&self.s)
-    }
-}
-
-#[cfg(feature = "zeroize")]
-impl Drop for Mac {
-    fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.acc);
-        zeroize::Zeroize::zeroize(&mut self.s);
+/// Absorbs `data` padded (`pad16`) into `mac`: below [`INLINE_MAC_BLOCKS`] blocks with the
+/// portable step inlined here, above with the kernel's.
+#[inline(always)]
+fn absorb<K: Aead>(mac: &mut AeadMac, kernel: K, data: &[u8]) {
+    if data.len() < INLINE_MAC_BLOCKS * MAC_BLOCK_LEN {
+        mac.absorb_padded(Portable, data);
+    } else {
+        mac.absorb_padded(kernel, data);
     }
 }
 
@@ -96,10 +61,10 @@ const SHORT_BLOCKS: usize = 8;
 
 /// Block 0 alone: the Poly1305 key of a message the bulk path encrypts.
 #[inline(always)]
-fn key_block<R: Rounds, K: Kernel>(kernel: K, state: &mut State<Ietf>) -> Mac {
+fn key_block<R: Rounds, K: Aead>(kernel: K, state: &mut State<Ietf>) -> AeadMac {
     let mut block0 = [[0u8; BLOCK_LEN]];
     state.fill::<R, K>(kernel, &mut block0).expect("block 0 is in every stream");
-    let mac = Mac::new(&block0[0]);
+    let mac = AeadMac::new(&block0[0]);
     wipe(&mut block0);
     mac
 }
@@ -153,7 +118,7 @@ fn padded(rest: &[u8]) -> MacBlock {
 
 /// Seals `buf` (plaintext in, ciphertext out) and returns the tag.
 #[inline]
-pub(crate) fn seal<R: Rounds, K: Kernel>(
+pub(crate) fn seal<R: Rounds, K: Aead>(
     kernel: K,
     state: State<Ietf>,
     aad: &[u8],
@@ -181,7 +146,7 @@ const MEDIUM_BLOCKS: usize = 13;
 /// MAC of the whole ciphertext, so that no kernel call computes the key block alone. Out
 /// of line, as [`seal_bulk`].
 #[inline(never)]
-fn seal_medium<R: Rounds, K: Kernel>(
+fn seal_medium<R: Rounds, K: Aead>(
     kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
@@ -196,22 +161,22 @@ fn seal_medium<R: Rounds, K: Kernel>(
     let mut tail = [0u8; BLOCK_LEN];
     state.xor::<R, K>(kernel, xor_buf(rest), &mut tail).expect("checked by message_blocks");
     wipe(core::slice::from_mut(&mut tail));
-    mac.absorb(kernel, buf.get_out());
+    absorb(&mut mac, kernel, buf.get_out());
     mac.tag(aad.len(), len)
 }
 
 /// The start of a short message: `keystream` (blocks 0 ..= the message's last) from one
 /// call, and the MAC keyed with block 0, `aad` absorbed.
 #[inline(always)]
-fn short_start<R: Rounds, K: Kernel>(
+fn short_start<R: Rounds, K: Aead>(
     kernel: K,
     state: &mut State<Ietf>,
     aad: &[u8],
     keystream: &mut [Block],
-) -> Mac {
+) -> AeadMac {
     state.fill::<R, K>(kernel, keystream).expect("checked by message_blocks");
-    let mut mac = Mac::new(&keystream[0]);
-    mac.absorb(kernel, aad);
+    let mut mac = AeadMac::new(&keystream[0]);
+    absorb(&mut mac, kernel, aad);
     mac
 }
 
@@ -220,7 +185,7 @@ fn short_start<R: Rounds, K: Kernel>(
 /// DECISIONS.md § The fronts: the AEAD's short messages): the key and the keystream from
 /// one call, the keystream kept on the stack (and wiped).
 #[inline(always)]
-fn seal_short<R: Rounds, K: Kernel, const N: usize>(
+fn seal_short<R: Rounds, K: Aead, const N: usize>(
     kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
@@ -232,35 +197,31 @@ fn seal_short<R: Rounds, K: Kernel, const N: usize>(
     let last = xor_short(&keystream[1..], buf.reborrow());
     // The whole blocks of the ciphertext, then its padded last block as `xor_short` left it.
     let whole = buf.len() / MAC_BLOCK_LEN * MAC_BLOCK_LEN;
-    mac.absorb(kernel, &buf.get_out()[..whole]);
+    absorb(&mut mac, kernel, &buf.get_out()[..whole]);
     if whole < buf.len() {
-        mac.acc.absorb(&[last]);
+        mac.absorb_padded(Portable, &last);
     }
     wipe(&mut keystream[..=blocks]); // the blocks the fill wrote
     mac.tag(aad.len(), buf.len())
 }
 
-/// [`seal`] of the rest: the key block, then the kernel's one pass. Out of line, so that
-/// the short path's code around it stays small (and inlined).
+/// [`seal`] of the rest: the kernel's whole message ([`Aead::message`]: the key block,
+/// the AAD, the one pass, the lengths). Out of line, so that the short path's code around
+/// it stays small (and inlined).
 #[inline(never)]
-fn seal_bulk<R: Rounds, K: Kernel>(
+fn seal_bulk<R: Rounds, K: Aead>(
     kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
-    mut buf: InOutBuf<'_, '_, u8>,
+    buf: InOutBuf<'_, '_, u8>,
 ) -> [u8; TAG_LEN] {
-    let mut mac = key_block::<R, K>(kernel, &mut state);
-    mac.absorb(kernel, aad);
-    state
-        .xor_and_mac::<R, K>(kernel, AeadDirection::Seal, &mut mac.acc, xor_buf(buf.reborrow()))
-        .expect("checked");
-    mac.tag(aad.len(), buf.len())
+    state.aead_message::<R, K>(kernel, AeadDirection::Seal, aad, xor_buf(buf)).expect("checked")
 }
 
 /// Opens `buf` (ciphertext in, plaintext out) if `tag` is its tag; otherwise `Error`, and
 /// the output holds what it held before the call (see the module docs).
 #[inline]
-pub(crate) fn open<R: Rounds, K: Kernel>(
+pub(crate) fn open<R: Rounds, K: Aead>(
     kernel: K,
     state: State<Ietf>,
     aad: &[u8],
@@ -282,7 +243,7 @@ pub(crate) fn open<R: Rounds, K: Kernel>(
 /// from one call, as [`seal_short`]; the MAC of the input, the tag checked, and only then
 /// the XOR. Whether the tag was right.
 #[inline(always)]
-fn open_short<R: Rounds, K: Kernel, const N: usize>(
+fn open_short<R: Rounds, K: Aead, const N: usize>(
     kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
@@ -293,9 +254,9 @@ fn open_short<R: Rounds, K: Kernel, const N: usize>(
     let mut keystream = [[0u8; BLOCK_LEN]; N];
     let mut mac = short_start::<R, K>(kernel, &mut state, aad, &mut keystream[..=blocks]);
     let (whole, rest) = buf.get_in().as_chunks::<MAC_BLOCK_LEN>();
-    mac.absorb(kernel, whole.as_flattened());
+    absorb(&mut mac, kernel, whole.as_flattened());
     if !rest.is_empty() {
-        mac.acc.absorb(&[padded(rest)]);
+        mac.absorb_padded(Portable, &padded(rest));
     }
     let ok = tags_equal(&mac.tag(aad.len(), buf.len()), tag);
     if ok {
@@ -308,7 +269,7 @@ fn open_short<R: Rounds, K: Kernel, const N: usize>(
 /// [`open`] of the rest: in place in one pass (undone on a wrong tag), buffer to buffer
 /// the MAC first. Out of line, as [`seal_bulk`]. Whether the tag was right.
 #[inline(never)]
-fn open_bulk<R: Rounds, K: Kernel>(
+fn open_bulk<R: Rounds, K: Aead>(
     kernel: K,
     mut state: State<Ietf>,
     aad: &[u8],
@@ -316,27 +277,26 @@ fn open_bulk<R: Rounds, K: Kernel>(
     tag: &[u8; TAG_LEN],
 ) -> bool {
     let len = buf.len();
-    let mut mac = key_block::<R, K>(kernel, &mut state);
-    mac.absorb(kernel, aad);
     let in_place = buf.get_in().as_ptr() == buf.get_out().as_ptr();
     if in_place {
         // One pass; on a wrong tag the same keystream again restores the ciphertext.
         let mut buf = XorBuf::in_place(buf.into_out());
-        let at_block_1 = state.clone();
-        state
-            .xor_and_mac::<R, K>(kernel, AeadDirection::Open, &mut mac.acc, buf.reborrow())
-            .expect("checked");
-        if tags_equal(&mac.tag(aad.len(), len), tag) {
+        let mut after_key = state.clone();
+        after_key.advance(1).expect("checked by message_blocks");
+        let got =
+            state.aead_message::<R, K>(kernel, AeadDirection::Open, aad, buf.reborrow()).expect("checked");
+        if tags_equal(&got, tag) {
             return true;
         }
         let mut tail = [0u8; BLOCK_LEN];
-        let mut state = at_block_1;
-        state.xor::<R, K>(kernel, buf, &mut tail).expect("checked");
+        after_key.xor::<R, K>(kernel, buf, &mut tail).expect("checked");
         wipe(core::slice::from_mut(&mut tail));
         false
     } else {
         // Authenticate the input, then write the output.
-        mac.absorb(kernel, buf.get_in());
+        let mut mac = key_block::<R, K>(kernel, &mut state);
+        absorb(&mut mac, kernel, aad);
+        absorb(&mut mac, kernel, buf.get_in());
         if !tags_equal(&mac.tag(aad.len(), len), tag) {
             return false;
         }
@@ -366,15 +326,6 @@ fn tags_equal(a: &[u8; TAG_LEN], b: &[u8; TAG_LEN]) -> bool {
     let word = |t: &[u8; TAG_LEN], i: usize| u64::from_le_bytes(t[8 * i..][..8].try_into().expect("8 bytes"));
     let diff = (word(a, 0) ^ word(b, 0)) | (word(a, 1) ^ word(b, 1));
     core::hint::black_box(diff) == 0
-}
-
-/// Wipes keystream with `zeroize`; without it, nothing (as the published crate).
-#[inline(always)]
-fn wipe(blocks: &mut [Block]) {
-    #[cfg(feature = "zeroize")]
-    zeroize::Zeroize::zeroize(blocks.as_flattened_mut());
-    #[cfg(not(feature = "zeroize"))]
-    let _ = blocks;
 }
 
 #[cfg(test)]

@@ -94,6 +94,7 @@ mod stream;
 struct ReadmeDoctests;
 
 pub use aead::{self, AeadCore, AeadInOut, Error, KeyInit, KeySizeUser, consts};
+pub use chacha_core::Aead;
 pub use chacha20::{Backend, ChaCha, Ietf, Kernel, R8, R12, R20, Rounds, XChaCha};
 pub use stream::AeadStream;
 

@@ -11,7 +11,7 @@
 
 use aead::array::{Array, ArraySize};
 use aead::consts::{U12, U24};
-use chacha_core::{Ietf, Kernel, Rounds, State};
+use chacha_core::{Aead, Ietf, Rounds, State};
 use chacha20::{ChaCha, XChaCha};
 
 /// A `chacha20` cipher type an AEAD can be built on: [`ChaCha<R, Ietf, K>`] (12-byte
@@ -20,8 +20,10 @@ use chacha20::{ChaCha, XChaCha};
 pub trait AeadStream: sealed::Sealed {
     /// The round count.
     type Rounds: Rounds;
-    /// The kernel the AEAD runs on (the cipher type's; [`chacha20::Backend`] by default).
-    type Kernel: Kernel;
+    /// The kernel the AEAD runs on (the cipher type's; [`chacha20::Backend`] by default): a
+    /// [`Kernel`](chacha_core::Kernel) with the AEAD's steps, [`Aead`] (`impl Aead for MyKernel {}` takes the
+    /// portable ones).
+    type Kernel: Aead;
     /// The AEAD's nonce size.
     type NonceSize: ArraySize;
 
@@ -29,7 +31,7 @@ pub trait AeadStream: sealed::Sealed {
     fn state(kernel: Self::Kernel, key: &[u8; 32], nonce: &Array<u8, Self::NonceSize>) -> State<Ietf>;
 }
 
-impl<R: Rounds, K: Kernel> AeadStream for ChaCha<R, Ietf, K> {
+impl<R: Rounds, K: Aead> AeadStream for ChaCha<R, Ietf, K> {
     type Rounds = R;
     type Kernel = K;
     type NonceSize = U12;
@@ -40,7 +42,7 @@ impl<R: Rounds, K: Kernel> AeadStream for ChaCha<R, Ietf, K> {
     }
 }
 
-impl<R: Rounds, K: Kernel> AeadStream for XChaCha<R, K> {
+impl<R: Rounds, K: Aead> AeadStream for XChaCha<R, K> {
     type Rounds = R;
     type Kernel = K;
     type NonceSize = U24;
@@ -61,6 +63,6 @@ impl<R: Rounds, K: Kernel> AeadStream for XChaCha<R, K> {
 
 mod sealed {
     pub trait Sealed {}
-    impl<R: chacha_core::Rounds, K: chacha_core::Kernel> Sealed for chacha20::ChaCha<R, chacha_core::Ietf, K> {}
-    impl<R: chacha_core::Rounds, K: chacha_core::Kernel> Sealed for chacha20::XChaCha<R, K> {}
+    impl<R: chacha_core::Rounds, K: chacha_core::Aead> Sealed for chacha20::ChaCha<R, chacha_core::Ietf, K> {}
+    impl<R: chacha_core::Rounds, K: chacha_core::Aead> Sealed for chacha20::XChaCha<R, K> {}
 }

@@ -12,11 +12,11 @@ use chacha_rng::rand_core::{Rng, SeedableRng};
 use chacha_rng::{ChaChaCore, ChaChaRng};
 use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use chacha20::{
-    Backend, ChaCha, ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, Ietf, Kernel, Legacy, R8, R12, R20, Rounds,
+    Backend, ChaCha, ChaCha8, ChaCha12, ChaCha20, ChaCha20Legacy, Ietf, Legacy, R8, R12, R20, Rounds,
     XChaCha, XChaCha8, XChaCha12, XChaCha20,
 };
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{ChaCha20Poly1305, ChaChaPoly1305, XChaCha20Poly1305};
+use chacha20poly1305::{Aead, ChaCha20Poly1305, ChaChaPoly1305, XChaCha20Poly1305};
 
 /// The marker the gdb fallback breaks on: from here on, CPUID must not execute.
 #[inline(never)]
@@ -141,13 +141,13 @@ struct OwnKernel(u64);
 impl chacha20::backends::WithKernel for OwnKernel {
     type Output = usize;
 
-    fn call<K: Kernel>(self, kernel: K) -> usize {
+    fn call<K: Aead>(self, kernel: K) -> usize {
         let i = self.0;
         ciphers::<R20, K>(kernel, i) + ciphers::<R12, K>(kernel, i) + ciphers::<R8, K>(kernel, i)
     }
 }
 
-fn ciphers<R: Rounds, K: Kernel>(kernel: K, i: u64) -> usize {
+fn ciphers<R: Rounds, K: Aead>(kernel: K, i: u64) -> usize {
     let (k, n12, n24) = (key(i), nonce::<12>(i), nonce::<24>(i));
     message(&mut ChaCha::<R, Ietf, K>::with_kernel(&k, &n12, kernel), 64);
     message(&mut XChaCha::<R, K>::with_kernel(&k, &n24, kernel), 16);

@@ -11,7 +11,7 @@
 //! and `ChaChaCore` under `BlockRng`, and `chacha20poly1305`'s ChaCha20-Poly1305 and
 //! XChaCha20-Poly1305 sealing (in place and buffer to buffer, the data as associated data
 //! too) and Poly1305 alone on each backend's MAC kernel, over lengths 0, 1, 63, 64, 65,
-//! 256, 600, 1000, 1600 and 4096. Opening is its bulk step (`Kernel::mac_then_xor`: the MAC of the
+//! 256, 600, 1000, 1600 and 4096. Opening is its bulk step (`Aead::mac_then_xor`: the MAC of the
 //! ciphertext and the XOR, which on `avx2` is a loop of its own) and then the tag
 //! comparison, whose verdict is public by design and branched on (memcheck cannot be told
 //! so inside the library): the bulk step runs here, through the kernel API; the comparison
@@ -197,14 +197,14 @@ fn aead(out: &mut Vec<u8>, s: &Secrets, data: &[u8], backend: Backend) {
 /// the AEAD's block 0 would give it, here the secret key's first half) and its XOR back
 /// to the plaintext, from block 1 of the ChaCha20 stream, as the AEAD runs it.
 fn open_step(out: &mut Vec<u8>, s: &Secrets, ciphertext: &[u8], backend: Backend) {
-    use chacha_core::{Ietf, Kernel, State, XorBuf};
+    use chacha_core::{Aead, Ietf, State, XorBuf};
     let nonce12: &[u8; 12] = s.nonce[..12].try_into().expect("12 bytes");
     let mut state = State::<Ietf>::new(&s.key, nonce12);
     state.advance(1).expect("block 1 exists");
     let r: &[u8; 16] = s.key[..16].try_into().expect("16 bytes");
     let mut acc = chacha_core::poly1305::Accumulator::new(r);
     let mut plain = ciphertext.to_vec();
-    backend.mac_then_xor::<R20, Ietf>(&state, &mut acc, XorBuf::in_place(&mut plain));
+    backend.mac_then_xor::<R20>(&state, &mut acc, XorBuf::in_place(&mut plain));
     out.extend_from_slice(&plain);
     out.extend_from_slice(&acc.tag(&[0; 16]));
 }

@@ -1,5 +1,5 @@
 //! Poly1305 alone: a one-time key, a message of whole blocks, the tag. Ours through each
-//! backend's `Kernel::poly1305_blocks` (`Poly1305::update_with`), ours on the portable
+//! backend's `Aead::poly1305_blocks` (`Poly1305::update_with`), ours on the portable
 //! 64-bit-limb step (`Poly1305::update`), and the published `poly1305` crate (its AVX2
 //! backend where the CPU has AVX2).
 //!

@@ -41,7 +41,7 @@
 use core::arch::x86_64::*;
 
 use chacha_core::poly1305::Accumulator;
-use chacha_core::{AeadDirection, R20, Rounds, State, Variant, XorBuf};
+use chacha_core::{AeadDirection, Ietf, R20, Rounds, State, Variant, XorBuf};
 
 use super::sliced8::{sliced8_whole, transpose4, words8};
 use super::{Avx2, Blocks, Masks};
@@ -69,15 +69,15 @@ impl Bmi2 {
 }
 
 impl Avx2 {
-    /// An AEAD's bulk step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]): stitched
+    /// An AEAD's bulk step ([`Aead::xor_then_mac`], [`Aead::mac_then_xor`]): stitched
     /// where the module header says, the default pieces elsewhere.
     ///
-    /// [`Kernel::xor_then_mac`]: chacha_core::Kernel::xor_then_mac
-    /// [`Kernel::mac_then_xor`]: chacha_core::Kernel::mac_then_xor
+    /// [`Aead::xor_then_mac`]: chacha_core::Aead::xor_then_mac
+    /// [`Aead::mac_then_xor`]: chacha_core::Aead::mac_then_xor
     #[inline]
-    pub(super) fn aead<R: Rounds, V: Variant>(
+    pub(super) fn aead<R: Rounds>(
         self,
-        state: &State<V>,
+        state: &State<Ietf>,
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
@@ -89,14 +89,14 @@ impl Avx2 {
             let (inp, out, len) = Cursor::xor(sets).into_parts();
             if direction == AeadDirection::Seal {
                 // SAFETY: as below.
-                unsafe { sets_avx2::<V, true>(state, acc, inp, out, len) }
+                unsafe { sets_avx2::<Ietf, true>(state, acc, inp, out, len) }
             } else {
                 // SAFETY: a Bmi2 (above) exists only if detect() saw BMI2, and it is held only
                 // by an Avx2 (AVX2); the parts are a `Cursor`'s, of whole sets, at least one.
-                unsafe { sets_avx2::<V, false>(state, acc, inp, out, len) }
+                unsafe { sets_avx2::<Ietf, false>(state, acc, inp, out, len) }
             }
         };
-        stitched::aead::<R, V, Self>(self, self.bmi2.is_some(), state, acc, buf, direction, sets);
+        stitched::aead::<R, Self>(self, self.bmi2.is_some(), state, acc, buf, direction, sets);
     }
 }
 
@@ -471,7 +471,7 @@ mod tests {
                 for k in [kernel, avx2] {
                     let mut buf = data.clone();
                     let mut acc = Accumulator::new(&r);
-                    k.aead::<R20, Ietf>(&state, &mut acc, XorBuf::from(&mut buf[..]), direction);
+                    k.aead::<R20>(&state, &mut acc, XorBuf::from(&mut buf[..]), direction);
                     let mut same = Accumulator::new(&[0; 16]);
                     same.set_h(want_h);
                     assert_eq!(buf, want, "{k:?} {direction:?} {len} bytes: output");

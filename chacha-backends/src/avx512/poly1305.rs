@@ -38,7 +38,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, from_limbs, to_limbs};
-use chacha_core::{AeadDirection, Rounds, State, Variant, XorBuf, aead_in_pieces};
+use chacha_core::{AeadDirection, Ietf, Rounds, State, XorBuf, aead_in_pieces};
 
 use super::Avx512;
 
@@ -66,7 +66,7 @@ impl Ifma {
         cpuid_ifma::get().then_some(Ifma(()))
     }
 
-    /// [`Kernel::poly1305_blocks`](chacha_core::Kernel::poly1305_blocks): whole groups of 8 in the lanes, the rest (fewer than 8,
+    /// [`Aead::poly1305_blocks`](chacha_core::Aead::poly1305_blocks): whole groups of 8 in the lanes, the rest (fewer than 8,
     /// or all of a short request) with the portable step.
     #[inline]
     pub(super) fn absorb(self, acc: &mut Accumulator, blocks: &[MacBlock]) {
@@ -77,19 +77,19 @@ impl Ifma {
         unsafe { absorb_all(acc, blocks) }
     }
 
-    /// One pass of an AEAD's bulk step ([`Kernel::xor_then_mac`](chacha_core::Kernel::xor_then_mac) / `mac_then_xor`),
+    /// One pass of an AEAD's bulk step ([`Aead::xor_then_mac`](chacha_core::Aead::xor_then_mac) / `mac_then_xor`),
     /// ChaCha on `kernel`.
     #[inline]
-    pub(super) fn xor_and_mac<R: Rounds, V: Variant>(
+    pub(super) fn xor_and_mac<R: Rounds>(
         self,
         kernel: Avx512,
-        state: &State<V>,
+        state: &State<Ietf>,
         acc: &mut Accumulator,
         buf: XorBuf<'_, '_>,
         direction: AeadDirection,
     ) {
         // SAFETY: an Ifma exists only if detect() saw AVX-512F and AVX-512 IFMA.
-        unsafe { xor_and_mac::<R, V>(kernel, state, acc, buf, direction) }
+        unsafe { xor_and_mac::<R>(kernel, state, acc, buf, direction) }
     }
 }
 
@@ -106,9 +106,9 @@ fn absorb_all(acc: &mut Accumulator, blocks: &[MacBlock]) {
 
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn xor_and_mac<R: Rounds, V: Variant>(
+fn xor_and_mac<R: Rounds>(
     kernel: Avx512,
-    state: &State<V>,
+    state: &State<Ietf>,
     acc: &mut Accumulator,
     buf: XorBuf<'_, '_>,
     direction: AeadDirection,
@@ -118,7 +118,7 @@ fn xor_and_mac<R: Rounds, V: Variant>(
     // opening in place overwrites it.
     let mut left = [0u8; LANES * MAC_BLOCK_LEN];
     let mut left_len = 0;
-    aead_in_pieces::<R, V, Avx512>(kernel, state, buf, direction, |ciphertext| {
+    aead_in_pieces::<R, Avx512>(kernel, state, buf, direction, |ciphertext| {
         let rest = lanes.absorb_bytes(ciphertext);
         left[..rest.len()].copy_from_slice(rest);
         left_len = rest.len();

@@ -29,11 +29,11 @@ use crate::cursor::{Blocks, Cursor};
 use crate::stitched::{self, SET, mul_add, r16};
 
 impl Neon {
-    /// An AEAD's bulk step ([`Kernel::xor_then_mac`], [`Kernel::mac_then_xor`]): stitched
+    /// An AEAD's bulk step ([`Aead::xor_then_mac`], [`Aead::mac_then_xor`]): stitched
     /// where the module header says, the default pieces elsewhere.
     ///
-    /// [`Kernel::xor_then_mac`]: chacha_core::Kernel::xor_then_mac
-    /// [`Kernel::mac_then_xor`]: chacha_core::Kernel::mac_then_xor
+    /// [`Aead::xor_then_mac`]: chacha_core::Aead::xor_then_mac
+    /// [`Aead::mac_then_xor`]: chacha_core::Aead::mac_then_xor
     #[inline]
     pub(super) fn aead<R: Rounds>(
         self,
@@ -52,7 +52,7 @@ impl Neon {
                 unsafe { sets_neon::<false>(state, acc, sets) }
             }
         };
-        stitched::aead::<R, Ietf, Self>(self, true, state, acc, buf, direction, sets);
+        stitched::aead::<R, Self>(self, true, state, acc, buf, direction, sets);
     }
 }
 
