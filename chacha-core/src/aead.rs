@@ -64,8 +64,8 @@ pub trait Aead: Kernel {
     /// undoes the XOR before anything leaves (the same keystream, from the block after the
     /// key block, restores the ciphertext).
     ///
-    /// The default computes the key block with [`Kernel::fill`], then runs
-    /// [`xor_then_mac`](Aead::xor_then_mac) or [`mac_then_xor`](Aead::mac_then_xor).
+    /// The default, [`message_in_steps`], computes the key block with [`Kernel::fill`],
+    /// then runs [`xor_then_mac`](Aead::xor_then_mac) or [`mac_then_xor`](Aead::mac_then_xor).
     #[inline]
     fn message<R: Rounds>(
         self,
@@ -74,20 +74,34 @@ pub trait Aead: Kernel {
         aad: &[u8],
         buf: XorBuf<'_, '_>,
     ) -> [u8; TAG_LEN] {
-        let mut block0 = [[0u8; BLOCK_LEN]];
-        self.fill::<R, Ietf>(state, &mut block0);
-        let mut mac = AeadMac::new(&block0[0]);
-        wipe_keystream(&mut block0);
-        mac.absorb_padded(self, aad);
-        let mut after = state.clone();
-        after.advance(1).expect("the caller checked the whole message");
-        let len = buf.len();
-        match direction {
-            AeadDirection::Seal => self.xor_then_mac::<R>(&after, &mut mac.acc, buf),
-            AeadDirection::Open => self.mac_then_xor::<R>(&after, &mut mac.acc, buf),
-        }
-        mac.tag(aad.len(), len)
+        message_in_steps::<R, Self>(self, state, direction, aad, buf)
     }
+}
+
+/// The default [`Aead::message`], which a kernel's own calls for what it does not do
+/// faster: the key block with [`Kernel::fill`], the AAD, then [`Aead::xor_then_mac`] or
+/// [`Aead::mac_then_xor`] from the block after it, then the lengths.
+#[inline]
+pub fn message_in_steps<R: Rounds, K: Aead>(
+    kernel: K,
+    state: &State<Ietf>,
+    direction: AeadDirection,
+    aad: &[u8],
+    buf: XorBuf<'_, '_>,
+) -> [u8; TAG_LEN] {
+    let mut block0 = [[0u8; BLOCK_LEN]];
+    kernel.fill::<R, Ietf>(state, &mut block0);
+    let mut mac = AeadMac::new(&block0[0]);
+    wipe_keystream(&mut block0);
+    mac.absorb_padded(kernel, aad);
+    let mut after = state.clone();
+    after.advance(1).expect("the caller checked the whole message");
+    let len = buf.len();
+    match direction {
+        AeadDirection::Seal => kernel.xor_then_mac::<R>(&after, &mut mac.acc, buf),
+        AeadDirection::Open => kernel.mac_then_xor::<R>(&after, &mut mac.acc, buf),
+    }
+    mac.tag(aad.len(), len)
 }
 
 /// The MAC of one ChaCha20-Poly1305 message: the accumulator keyed with `r` and the key's

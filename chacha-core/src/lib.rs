@@ -40,7 +40,7 @@ pub mod reference;
 mod rounds;
 mod state;
 
-pub use aead::{AEAD_CHUNK, Aead, AeadDirection, AeadMac, aead_in_pieces, wipe_keystream};
+pub use aead::{AEAD_CHUNK, Aead, AeadDirection, AeadMac, aead_in_pieces, message_in_steps, wipe_keystream};
 pub use buf::{LengthMismatch, XorBuf};
 pub use contract::{BULK_BLOCKS, Kernel, MAX_BATCH_BLOCKS};
 pub use rounds::{R8, R12, R20, Rounds};

@@ -380,7 +380,7 @@ fn aead_message_gives_rfc8439_2_8_2_both_ways() {
 /// counter other than 0 (the key block is whichever the state is at).
 #[test]
 fn aead_message_is_the_rfc_layout_from_the_key_block() {
-    use chacha_core::{AEAD_CHUNK, AeadDirection};
+    use chacha_core::{AEAD_CHUNK, AeadDirection, message_in_steps};
     let aad = [0xa5u8; 21];
     for len in [0, 1, 63, 64, 65, AEAD_CHUNK + 1] {
         let data: Vec<u8> = (0..len).map(|i| (i * 5 + 1) as u8).collect();
@@ -408,6 +408,11 @@ fn aead_message_is_the_rfc_layout_from_the_key_block() {
             assert_eq!(tag, want_tag, "{direction:?}, {len} bytes: tag");
             let want = if direction == AeadDirection::Seal { &ciphertext } else { &data };
             assert_eq!(&buf, want, "{direction:?}, {len} bytes");
+            // The default as a function of its own, for kernels that override `message`.
+            let mut again = if direction == AeadDirection::Seal { data.clone() } else { ciphertext.clone() };
+            let tag =
+                message_in_steps::<R20, _>(Recording, &start, direction, &aad, again.as_mut_slice().into());
+            assert_eq!((tag, &again), (want_tag, want), "{direction:?}, {len} bytes: message_in_steps");
         }
     }
 }
@@ -431,4 +436,21 @@ fn aead_message_refuses_past_the_end_and_serves_up_to_it() {
     state.aead_message::<R20, _>(Recording, AeadDirection::Open, &[], (&mut buf[..128]).into()).unwrap();
     assert_eq!(state.blocks_left(), 0);
     assert!(buf[..128].iter().any(|&b| b != 0x55), "decrypted");
+}
+
+/// An `AeadMac` shows no key: `Debug` names the type only.
+#[test]
+fn aead_mac_debug_hides_the_key() {
+    let mac = chacha_core::AeadMac::new(&[0x5a; BLOCK_LEN]);
+    assert_eq!(format!("{mac:?}"), "AeadMac { .. }");
+}
+
+/// `wipe_keystream` zeroes the blocks it is given with `zeroize` (what the AEAD's key block
+/// and short messages' keystream rely on).
+#[cfg(feature = "zeroize")]
+#[test]
+fn wipe_keystream_zeroes_the_blocks() {
+    let mut blocks = [[0x37u8; BLOCK_LEN]; 3];
+    chacha_core::wipe_keystream(&mut blocks[..2]);
+    assert_eq!(blocks, [[0; BLOCK_LEN], [0; BLOCK_LEN], [0x37; BLOCK_LEN]]);
 }
