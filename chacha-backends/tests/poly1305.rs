@@ -375,3 +375,106 @@ fn avx2_poly1305_limb_edges_match_portable() {
         }
     }
 }
+
+/// One whole message ([`Aead::message`]) and what the reference makes of it.
+struct MessageCase {
+    counter: u64,
+    direction: AeadDirection,
+    aad: Vec<u8>,
+    input: Vec<u8>,
+    want_out: Vec<u8>,
+    want_tag: [u8; 16],
+}
+
+/// RFC 8439 §2.8 on the reference from block `counter`: its first 32 bytes the one-time
+/// key, the blocks after it the keystream, the MAC over the padded AAD, the padded
+/// ciphertext and the lengths.
+fn message_case(len: usize, counter: u64, direction: AeadDirection) -> MessageCase {
+    let state = message_state(len, counter);
+    let mut ks = vec![[0u8; 64]; 1 + len.div_ceil(64)];
+    reference::keystream::<R20, Ietf>(&state, &mut ks);
+    let input = filler(len as u64 * 3 + 1, len);
+    let want_out: Vec<u8> = input.iter().zip(&ks.as_flattened()[64..]).map(|(d, k)| d ^ k).collect();
+    let aad = filler(len as u64 + 5, len % 37);
+    let ciphertext = if direction == AeadDirection::Seal { &want_out } else { &input };
+    let pad = |b: &[u8]| {
+        let mut v = b.to_vec();
+        v.resize(b.len().div_ceil(16) * 16, 0);
+        v
+    };
+    let mut mac = pad(&aad);
+    mac.extend(pad(ciphertext));
+    mac.extend((aad.len() as u64).to_le_bytes());
+    mac.extend((len as u64).to_le_bytes());
+    let want_tag = reference::poly1305(ks[0][..32].try_into().unwrap(), &mac);
+    MessageCase { counter, direction, aad, input, want_out, want_tag }
+}
+
+/// The state of [`message_case`]'s messages of `len` bytes, at block `counter`.
+fn message_state(len: usize, counter: u64) -> State<Ietf> {
+    let key: [u8; 32] = filler(len as u64 + 11, 32).try_into().unwrap();
+    let nonce: [u8; 12] = filler(len as u64 + 12, 12).try_into().unwrap();
+    let mut state = State::<Ietf>::new(&key, &nonce);
+    state.seek(u128::from(counter)).unwrap();
+    state
+}
+
+/// Whole messages through every kernel's `message`: every length to 1600 bytes (under miri
+/// a few), both ways, in place and buffer to buffer between guard bytes, from block 0 and
+/// ending at the last block of the stream.
+#[derive(Clone, Copy)]
+struct WholeMessages<'a>(&'a [MessageCase]);
+
+impl WithKernel for WholeMessages<'_> {
+    type Output = ();
+    fn call<K: Aead>(self, kernel: K) {
+        for case in self.0 {
+            let len = case.input.len();
+            let ctx = format!("{kernel:?} {:?} {len} bytes from block {}", case.direction, case.counter);
+            for in_place in [true, false] {
+                let mut state = message_state(len, case.counter);
+                let mut inp = Guarded::new(&case.input, len % 3);
+                let (tag, out) = if in_place {
+                    let buf = XorBuf::from(inp.get_mut());
+                    (
+                        state.aead_message::<R20, K>(kernel, case.direction, &case.aad, buf).unwrap(),
+                        inp.clone(),
+                    )
+                } else {
+                    let mut out = Guarded::new(&vec![0x5a; len], len % 2);
+                    let buf = XorBuf::new(inp.get(), out.get_mut()).unwrap();
+                    let tag = state.aead_message::<R20, K>(kernel, case.direction, &case.aad, buf).unwrap();
+                    assert_eq!(inp.get(), case.input, "{ctx}: the input changed");
+                    (tag, out)
+                };
+                inp.check(format_args!("{ctx}, in place {in_place}: input"));
+                out.check(format_args!("{ctx}, in place {in_place}: output"));
+                assert!(out.get() == case.want_out, "{ctx}, in place {in_place}: output");
+                assert_eq!(tag, case.want_tag, "{ctx}, in place {in_place}: tag");
+                let used = 1 + len.div_ceil(64) as u128;
+                assert_eq!(
+                    state.blocks_left(),
+                    (1 << 32) - u128::from(case.counter) - used,
+                    "{ctx}: position"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn whole_messages_match_reference() {
+    let lengths: Vec<usize> =
+        if MIRI { vec![0, 17, 448, 449, 512, 700, 960, 1000, 1473] } else { (0..=1600).collect() };
+    let mut cases = vec![];
+    for &len in &lengths {
+        let blocks = 1 + len.div_ceil(64) as u64;
+        for direction in [AeadDirection::Seal, AeadDirection::Open] {
+            cases.push(message_case(len, 0, direction));
+            if len % 5 == 0 {
+                cases.push(message_case(len, (1 << 32) - blocks, direction));
+            }
+        }
+    }
+    on_every_kernel(WholeMessages(&cases));
+}

@@ -40,12 +40,15 @@
 
 use core::arch::x86_64::*;
 
-use chacha_core::poly1305::Accumulator;
-use chacha_core::{AeadDirection, Ietf, R20, Rounds, State, Variant, XorBuf};
+use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN};
+use chacha_core::{
+    AeadDirection, BLOCK_LEN, Ietf, R20, Rounds, State, Variant, XorBuf, message_in_steps, wipe_keystream,
+};
 
+use super::rows::rows_mac;
 use super::sliced8::{sliced8_whole, transpose4, words8};
-use super::{Avx2, Blocks, Masks};
-use crate::cursor::Cursor;
+use super::{Avx2, Blocks, Dest, Masks, xor_partial};
+use crate::cursor::{Cursor, Tail};
 use crate::stitched::{self, SET, mul_add, r16};
 
 cpufeatures::new!(cpuid_bmi2, "bmi2");
@@ -98,6 +101,160 @@ impl Avx2 {
         };
         stitched::aead::<R, Self>(self, self.bmi2.is_some(), state, acc, buf, direction, sets);
     }
+}
+
+/// Messages of this many blocks go through [`from_key_block`]; the rest through the
+/// default, the key block and the bulk step ([`message_in_steps`]).
+const FROM_KEY_BLOCK: core::ops::RangeInclusive<usize> = 8..=23;
+
+impl Avx2 {
+    /// A whole message from its key block ([`Aead::message`]): [`from_key_block`] for
+    /// ChaCha20 messages of [`FROM_KEY_BLOCK`] blocks on a CPU with BMI2, the default
+    /// otherwise.
+    ///
+    /// [`Aead::message`]: chacha_core::Aead::message
+    #[inline]
+    pub(super) fn whole_message<R: Rounds>(
+        self,
+        state: &State<Ietf>,
+        direction: AeadDirection,
+        aad: &[u8],
+        buf: XorBuf<'_, '_>,
+    ) -> [u8; TAG_LEN] {
+        match self.bmi2 {
+            Some(bmi2)
+                if R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS
+                    && FROM_KEY_BLOCK.contains(&buf.len().div_ceil(BLOCK_LEN)) =>
+            {
+                // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
+                // Avx2 (AVX2).
+                unsafe { from_key_block(self, bmi2, state, direction, aad, buf) }
+            }
+            _ => message_in_steps::<R, Self>(self, state, direction, aad, buf),
+        }
+    }
+}
+
+/// A message of [`FROM_KEY_BLOCK`] blocks from its key block: blocks 0–7 in one 8-block
+/// pass (the one-time key and the keystream of the first 448 bytes), then the rest in
+/// pieces of up to 6 blocks in row chains ([`rows_mac`]), each beside the Poly1305 steps of
+/// the ciphertext before it: the first 448 bytes' for the first piece, the piece before's
+/// for the others (opening, a copy of its input taken before its stores). Then the last
+/// piece's ciphertext and the lengths. Opening XORs the first 448 bytes after the first
+/// piece has read them. Returns the tag.
+#[target_feature(enable = "avx2,bmi2")]
+fn from_key_block(
+    kernel: Avx2,
+    _bmi2: Bmi2,
+    state: &State<Ietf>,
+    direction: AeadDirection,
+    aad: &[u8],
+    buf: XorBuf<'_, '_>,
+) -> [u8; TAG_LEN] {
+    let (w, counter, masks) = (state.words(), state.counter(), Masks::new());
+    let mut ks = [[0u8; BLOCK_LEN]; 8];
+    {
+        let cur = Cursor::fill(&mut ks);
+        let set = cur.blocks_at::<8>(0).expect("8 blocks");
+        sliced8_whole::<R20, Ietf, false>(w, counter, set, masks);
+    }
+    let (r, s) = ks[0].split_at(16);
+    let mut acc = Accumulator::new(r.try_into().expect("16 bytes"));
+    #[cfg_attr(not(feature = "zeroize"), expect(unused_mut, reason = "wiped only with zeroize"))]
+    let mut s: [u8; 16] = s[..16].try_into().expect("16 bytes");
+    acc.absorb_padded(Portable, aad);
+    let len = buf.len();
+    let seal = direction == AeadDirection::Seal;
+    let (mut first, mut rest) = buf.split_at(7 * BLOCK_LEN);
+    if seal {
+        first.xor_in2out(ks[1..].as_flattened());
+    }
+    // Opening: each piece's input, copied before its stores, padded with zeros to whole
+    // Poly1305 blocks (`pad16`): the next piece's MAC (two, in turns).
+    let mut copies = [[[0u8; MAC_BLOCK_LEN]; PIECE_BLOCKS * 4]; 2];
+    let mut copied: usize = 0;
+    let mut prev: Option<XorBuf<'_, '_>> = None;
+    let mut at = counter.wrapping_add(8);
+    let mut n = 0;
+    while !rest.is_empty() {
+        let mid = rest.len().min(PIECE_BLOCKS * BLOCK_LEN);
+        let (mut p, later) = rest.split_at(mid);
+        let [now, before] = if n % 2 == 0 {
+            let [a, b] = &mut copies;
+            [a, b]
+        } else {
+            let [a, b] = &mut copies;
+            [b, a]
+        };
+        let mac: &[MacBlock] = match (&mut prev, seal) {
+            (None, true) => first.get_out().as_chunks().0,
+            (None, false) => first.get_in().as_chunks().0,
+            (Some(prev), true) => prev.get_out().as_chunks().0,
+            (Some(_), false) => &before[..copied],
+        };
+        if !seal {
+            copied = 0;
+            for chunk in p.get_in().chunks(MAC_BLOCK_LEN) {
+                now[copied] = [0; MAC_BLOCK_LEN];
+                now[copied][..chunk.len()].copy_from_slice(chunk);
+                copied += 1;
+            }
+        }
+        piece(w, at, p.reborrow(), masks, &mut acc, mac);
+        if !seal && prev.is_none() {
+            first.xor_in2out(ks[1..].as_flattened());
+        }
+        at = at.wrapping_add(PIECE_BLOCKS as u64);
+        prev = Some(p);
+        rest = later;
+        n += 1;
+    }
+    // The last piece's ciphertext.
+    match prev {
+        Some(mut last) if seal => acc.absorb_padded(kernel, last.get_out()),
+        _ => {
+            let last = if n % 2 == 1 { &copies[0] } else { &copies[1] };
+            acc.absorb_padded(kernel, last[..copied].as_flattened());
+        }
+    }
+    wipe_keystream(&mut ks);
+    let tag = acc.aead_tag(&s, aad.len(), len);
+    #[cfg(feature = "zeroize")]
+    {
+        zeroize::Zeroize::zeroize(&mut s);
+        zeroize::Zeroize::zeroize(&mut acc);
+    }
+    tag
+}
+
+/// Blocks per piece of [`from_key_block`]: three row chains.
+const PIECE_BLOCKS: usize = 6;
+
+/// ChaCha20 XORed into `buf` (1 to 6 blocks) from block `counter` in row chains, with the
+/// Poly1305 blocks `mac` absorbed into `acc` beside the rounds ([`rows_mac`]).
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+fn piece(
+    w: &[u32; 16],
+    counter: u64,
+    buf: XorBuf<'_, '_>,
+    masks: Masks,
+    acc: &mut Accumulator,
+    mac: &[MacBlock],
+) {
+    let mut tail = [0u8; BLOCK_LEN];
+    let cur = Cursor::xor(buf);
+    let n = cur.whole() + usize::from(cur.partial().is_some());
+    let d = Dest { cur, tail: Tail::new(&mut tail) };
+    match n {
+        1 | 2 => rows_mac::<1>(w, counter, d, 0, n, masks, acc, mac),
+        3 | 4 => rows_mac::<2>(w, counter, d, 0, n, masks, acc, mac),
+        _ => rows_mac::<3>(w, counter, d, 0, n, masks, acc, mac),
+    }
+    if let Some(p) = cur.partial() {
+        xor_partial(p, &tail);
+    }
+    wipe_keystream(core::slice::from_mut(&mut tail));
 }
 
 /// The whole sets of a request: each set's ChaCha20 beside the Poly1305 steps of the
