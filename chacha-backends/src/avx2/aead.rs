@@ -40,7 +40,7 @@
 
 use core::arch::x86_64::*;
 
-use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, Portable, TAG_LEN};
+use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, TAG_LEN};
 use chacha_core::{
     AeadDirection, BLOCK_LEN, Ietf, R20, Rounds, State, Variant, XorBuf, message_in_steps, wipe_keystream,
 };
@@ -128,7 +128,7 @@ impl Avx2 {
             {
                 // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
                 // Avx2 (AVX2).
-                unsafe { from_key_block(self, bmi2, state, direction, aad, buf) }
+                unsafe { from_key_block(bmi2, state, direction, aad, buf) }
             }
             _ => message_in_steps::<R, Self>(self, state, direction, aad, buf),
         }
@@ -144,7 +144,6 @@ impl Avx2 {
 /// piece has read them. Returns the tag.
 #[target_feature(enable = "avx2,bmi2")]
 fn from_key_block(
-    kernel: Avx2,
     _bmi2: Bmi2,
     state: &State<Ietf>,
     direction: AeadDirection,
@@ -162,7 +161,8 @@ fn from_key_block(
     let mut acc = Accumulator::new(r.try_into().expect("16 bytes"));
     #[cfg_attr(not(feature = "zeroize"), expect(unused_mut, reason = "wiped only with zeroize"))]
     let mut s: [u8; 16] = s[..16].try_into().expect("16 bytes");
-    acc.absorb_padded(Portable, aad);
+    let (r, mut h) = (acc.r(), acc.h());
+    poly_padded(&mut h, r, aad);
     let len = buf.len();
     let seal = direction == AeadDirection::Seal;
     let (mut first, mut rest) = buf.split_at(7 * BLOCK_LEN);
@@ -193,14 +193,16 @@ fn from_key_block(
             (Some(_), false) => &before[..copied],
         };
         if !seal {
-            copied = 0;
-            for chunk in p.get_in().chunks(MAC_BLOCK_LEN) {
+            let (whole, partial) = p.get_in().as_chunks::<MAC_BLOCK_LEN>();
+            now[..whole.len()].copy_from_slice(whole);
+            copied = whole.len();
+            if !partial.is_empty() {
                 now[copied] = [0; MAC_BLOCK_LEN];
-                now[copied][..chunk.len()].copy_from_slice(chunk);
+                now[copied][..partial.len()].copy_from_slice(partial);
                 copied += 1;
             }
         }
-        piece(w, at, p.reborrow(), masks, &mut acc, mac);
+        piece(w, at, p.reborrow(), masks, &mut h, r, mac);
         if !seal && prev.is_none() {
             first.xor_in2out(ks[1..].as_flattened());
         }
@@ -211,12 +213,13 @@ fn from_key_block(
     }
     // The last piece's ciphertext.
     match prev {
-        Some(mut last) if seal => acc.absorb_padded(kernel, last.get_out()),
+        Some(mut last) if seal => poly_padded(&mut h, r, last.get_out()),
         _ => {
             let last = if n % 2 == 1 { &copies[0] } else { &copies[1] };
-            acc.absorb_padded(kernel, last[..copied].as_flattened());
+            poly_blocks(&mut h, r, &last[..copied]);
         }
     }
+    acc.set_h(h);
     wipe_keystream(&mut ks);
     let tag = acc.aead_tag(&s, aad.len(), len);
     #[cfg(feature = "zeroize")]
@@ -231,7 +234,8 @@ fn from_key_block(
 const PIECE_BLOCKS: usize = 6;
 
 /// ChaCha20 XORed into `buf` (1 to 6 blocks) from block `counter` in row chains, with the
-/// Poly1305 blocks `mac` absorbed into `acc` beside the rounds ([`rows_mac`]).
+/// Poly1305 blocks `mac` absorbed into `h` (key `r`) beside the rounds ([`rows_mac`],
+/// [`poly_blocks`]).
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
 fn piece(
@@ -239,17 +243,19 @@ fn piece(
     counter: u64,
     buf: XorBuf<'_, '_>,
     masks: Masks,
-    acc: &mut Accumulator,
+    h: &mut [u64; 3],
+    r: [u64; 2],
     mac: &[MacBlock],
 ) {
     let mut tail = [0u8; BLOCK_LEN];
     let cur = Cursor::xor(buf);
     let n = cur.whole() + usize::from(cur.partial().is_some());
     let d = Dest { cur, tail: Tail::new(&mut tail) };
+    let absorb = |blocks: &[MacBlock]| poly_blocks(h, r, blocks);
     match n {
-        1 | 2 => rows_mac::<1>(w, counter, d, 0, n, masks, acc, mac),
-        3 | 4 => rows_mac::<2>(w, counter, d, 0, n, masks, acc, mac),
-        _ => rows_mac::<3>(w, counter, d, 0, n, masks, acc, mac),
+        1 | 2 => rows_mac::<1>(w, counter, d, 0, n, masks, mac, absorb),
+        3 | 4 => rows_mac::<2>(w, counter, d, 0, n, masks, mac, absorb),
+        _ => rows_mac::<3>(w, counter, d, 0, n, masks, mac, absorb),
     }
     if let Some(p) = cur.partial() {
         xor_partial(p, &tail);
@@ -422,6 +428,63 @@ macro_rules! poly_step {
             "adc ", $t3, ", 0\n",
         )
     };
+}
+
+/// Poly1305 block steps, `h = (h + m + 2^128) · r` for each block, in general-purpose
+/// registers: [`poly_step!`]'s pieces one after the other, one `asm!` a block (the
+/// stitched loop's step, without the rounds between its pieces). `h[2]` at most 7 in, at
+/// most 5 out.
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+fn poly_blocks(h: &mut [u64; 3], r: [u64; 2], blocks: &[MacBlock]) {
+    // `poly_step!` reads `r` at `{s}` + 192 and + 200 (its place in the stitched loop's
+    // scratch memory): `{s}` is 192 bytes before `r`, an address only the asm adds to.
+    let s = r.as_ptr().wrapping_byte_sub(192);
+    let [mut h0, mut h1, mut h2] = *h;
+    for block in blocks {
+        // SAFETY: the asm reads the 16 bytes of `block` (through `{m}`) and the 16 of `r`
+        // (`{s}` + 192 and + 200), writes only the named registers and the flags.
+        unsafe {
+            core::arch::asm!(
+                poly_step!(@add "0", "8"; "{h0}", "{h1}", "{h2}"),
+                poly_step!(@r0_a "{h0}"; "{t0}", "{t1}"),
+                poly_step!(@r0_b "{h1}"; "{t1}", "{t2}", "{t3}"),
+                poly_step!(@r0_c "{h2}"; "{t2}", "{t3}"),
+                poly_step!(@r1_a "{h0}"; "{t1}", "{t2}", "{t3}"),
+                poly_step!(@r1_b "{h0}", "{h1}", "{h2}"; "{t2}", "{t3}"),
+                poly_step!(@fold4 "{h0}", "{h1}"; "{t0}", "{t1}", "{t2}", "{t3}"),
+                poly_step!(@fold1 "{h0}", "{h1}"; "{t0}", "{t1}", "{t3}"),
+                "mov {h0}, {t0}",
+                "mov {h1}, {t1}",
+                "mov {h2}, {t3}",
+                m = in(reg) block.as_ptr(),
+                s = in(reg) s,
+                h0 = inout(reg) h0,
+                h1 = inout(reg) h1,
+                h2 = inout(reg) h2,
+                t0 = out(reg) _,
+                t1 = out(reg) _,
+                t2 = out(reg) _,
+                t3 = out(reg) _,
+                out("rdx") _,
+                options(nostack, readonly),
+            );
+        }
+    }
+    *h = [h0, h1, h2];
+}
+
+/// [`poly_blocks`] of `data` padded with zeros to whole blocks (`pad16`).
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+fn poly_padded(h: &mut [u64; 3], r: [u64; 2], data: &[u8]) {
+    let (whole, partial) = data.as_chunks::<MAC_BLOCK_LEN>();
+    poly_blocks(h, r, whole);
+    if !partial.is_empty() {
+        let mut last = [0u8; MAC_BLOCK_LEN];
+        last[..partial.len()].copy_from_slice(partial);
+        poly_blocks(h, r, &[last]);
+    }
 }
 
 /// [`qr8x2_asm!`]'s two quarter rounds, alone (`[]`) or with one Poly1305 block step

@@ -177,8 +177,8 @@ rows_kernel!(
 );
 
 /// ChaCha20's blocks `base .. base + n` (`n` from `2·C − 1` to `2·C`, or 1 with `C` = 1) in
-/// `C` row chains (as [`rows4`]), while `acc` absorbs `mac`, a few blocks after each double
-/// round: the Poly1305 steps on the integer multiplier beside the
+/// `C` row chains (as [`rows4`]), while `absorb` takes the Poly1305 blocks `mac`, a few
+/// after each double round: the Poly1305 steps on the integer multiplier beside the
 /// rounds on the vector pipes, for a stitched AEAD's short messages (`aead.rs`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2")]
@@ -191,8 +191,8 @@ pub(super) fn rows_mac<const C: usize>(
     base: usize,
     n: usize,
     m: Masks,
-    acc: &mut chacha_core::poly1305::Accumulator,
     mac: &[chacha_core::poly1305::MacBlock],
+    mut absorb: impl FnMut(&[chacha_core::poly1305::MacBlock]),
 ) {
     use chacha_core::{R20, Rounds};
     let first = input_rows2(w, counter);
@@ -210,7 +210,7 @@ pub(super) fn rows_mac<const C: usize>(
             *chain = [a, b, c, d];
         }
         let (now, later) = rest.split_at(per.min(rest.len()));
-        acc.absorb(now);
+        absorb(now);
         rest = later;
         for chain in &mut x {
             let [mut a, mut b, mut c, mut d] = *chain;
