@@ -5,8 +5,8 @@
 //! Output size: [`GENERATE_BLOCKS`] = 16 blocks (256 words, 1 KiB) per `generate`, where
 //! the published crate gives 4. `rand` reads the size from the type, so this is invisible
 //! to it; 16 blocks is the kernel contract's bulk width
-//! ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so `ThreadRng` refills at bulk speed
-//! instead of a 4-block request's ~2× cost per byte. The price is 1 KiB of buffer per
+//! ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so `ThreadRng` refills at bulk speed,
+//! cheaper per byte than a 4-block request's one dependent chain. The price is 1 KiB of buffer per
 //! generator instead of 256 B, and a first draw after seeding that computes 16 blocks
 //! instead of 4 (`BlockRng` takes whole outputs): seeding a `BlockRng<ChaChaCore>` for each
 //! draw or two costs more than on the published core. For that pattern use
