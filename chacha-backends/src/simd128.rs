@@ -19,8 +19,8 @@
 //! - **Rotates**: by 16 and 8 one `i8x16.shuffle`, by 12 and 7 two shifts and an `or`; the
 //!   row kernel turns rows with `i32x4.shuffle` (V8: one `pshufd`), row `b` in place.
 //!
-//! A double round is 128 wasm SIMD instructions, about 200 x86-64 ones after V8. The
-//! counts, the measurements under Node and what was rejected: `DECISIONS.md`, § simd128.
+//! A double round is 128 wasm SIMD instructions. What V8 makes of them, the measurements
+//! under Node and what was rejected: `DECISIONS.md`, § simd128.
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shl, i32x4_shuffle, i64x2_shuffle, u32x4, u32x4_shr, u32x4_splat, v128,

@@ -48,7 +48,8 @@ macro_rules! sliced_step {
 }
 
 /// Whether [`sliced4`] computes a fifth block in general-purpose registers: on x86_64 (15
-/// of them, 18 spill moves a double round), not on x86 (7).
+/// of them hold its 16 words with a few spills), not on x86 (7 cannot; DECISIONS.md, § sse2:
+/// the fifth block).
 pub(super) const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
 
 /// Blocks per step of the widest kernel: [`sliced4`]'s 4, and the fifth with [`SCALAR_BLOCK`].
