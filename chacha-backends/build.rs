@@ -61,11 +61,19 @@ const USES: &[(&str, &[&str])] = &[
     ),
     (
         "sse2",
-        &["rows128", "cursor_parts", "head", "head_finish", "scalar", "batch_in_pieces", "repeat_rounds"],
+        &[
+            "rows128",
+            "cursor_parts",
+            "head",
+            "head_finish",
+            "quarter_round",
+            "batch_in_pieces",
+            "repeat_rounds",
+        ],
     ),
     ("neon", &["rows128", "stitched"]),
     ("simd128", &["rows128"]),
-    ("soft", &["scalar"]),
+    ("soft", &["quarter_round"]),
 ];
 
 /// The uses a use brings with it.
@@ -85,12 +93,13 @@ const USES: &[(&str, &[&str])] = &[
 /// | `rows128` | `src/rows128.rs` (`rows128!`): the row-layout output of 128-bit backends |
 /// | `head` | `src/head.rs`: the counter-free head of the first double round |
 /// | `head_finish` | the rest of that double round for one block, in general-purpose registers |
-/// | `scalar` | `src/scalar.rs`: one block's quarter round in general-purpose registers |
+/// | `quarter_round` | `quarter_round` (`src/lib.rs`): one block's quarter round in general-purpose registers |
 /// | `stitched` | `src/stitched.rs`: what the stitched AEAD loops share |
 /// | `batch_in_pieces` | `fill_batch` of more blocks than one batch, in batches |
 /// | `barrier` | `schedule_barrier!`: an empty `asm!` that keeps a value where it is computed |
 /// | `repeat_rounds` | `repeat_rounds!`: a loop over a double-round count known at run time |
-const IMPLIES: &[(&str, &[&str])] = &[("rows128", &["cursor", "blocks_by_index", "walk", "partial_spans"])];
+const IMPLIES: &[(&str, &[&str])] =
+    &[("rows128", &["cursor", "blocks_by_index", "walk", "partial_spans"]), ("head", &["quarter_round"])];
 
 /// What some backends also need of the target, as Cargo's `CARGO_CFG_<KEY>` values (a comma
 /// list must contain the value). `neon` reinterprets its lanes as little-endian bytes, and

@@ -3,9 +3,9 @@
 //!
 //! A loop of a few instructions around a value that goes through memory (an RNG's buffer
 //! index, loaded, incremented and stored on every call) runs at one speed or another by
-//! where the loop starts within a 64-byte line: the same loop of `next_u32` calls took 2.2
-//! or 3.9 TSC ticks a call at the four 16-byte starts on one CPU (`benches/README.md` has the
-//! figures). A user's loop sits wherever their build puts it, so every timed loop here runs
+//! where the loop starts within a 64-byte line: the same loop of `next_u32` calls differed
+//! by more than any change we measure across the four 16-byte starts on one CPU (the
+//! figures: `benches/README.md` § Where the timed loops sit). A user's loop sits wherever their build puts it, so every timed loop here runs
 //! at all four: [`at_four!`] splits a batch's calls into four equal parts, one per copy of
 //! the loop, and copy `P` starts `16·P` bytes (mod 64) later than copy 0. A batch's time is
 //! then the mean over the four placements, the same for every implementation.

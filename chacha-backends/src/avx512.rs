@@ -17,7 +17,8 @@
 //! - Where `vprold` is slow (AMD family 19h), the one-chain kernels rotate with one
 //!   `vpternlogd` instead (`RotateForm`, picked by `detect`).
 //! - A partial last block goes through byte-masked loads and stores, which cannot fault.
-//! - The round count is an argument (`Steps`), so one instance serves ChaCha8, 12 and 20.
+//! - The round count is an argument (`DoubleRoundsAndSplit`), so one instance serves
+//!   ChaCha8, 12 and 20.
 //!
 //! Figures and rejected designs: `DECISIONS.md` in this crate, § avx512.
 
@@ -56,7 +57,7 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx512bw");
 /// CPU, and whether it has AVX-512 IFMA, on which Poly1305 runs 16 blocks a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Avx512 {
-    steps: RotateForm,
+    rotate_form: RotateForm,
     ifma: Option<poly1305::Ifma>,
 }
 
@@ -86,9 +87,9 @@ impl RotateForm {
             1 => RotateForm::Rotate,
             2 => RotateForm::Split,
             _ => {
-                let steps = Self::for_this_cpu();
-                ROTATE_FORM.store(if steps == RotateForm::Split { 2 } else { 1 }, Relaxed);
-                steps
+                let form = Self::for_this_cpu();
+                ROTATE_FORM.store(if form == RotateForm::Split { 2 } else { 1 }, Relaxed);
+                form
             }
         }
     }
@@ -134,11 +135,12 @@ impl Avx512 {
     /// first call this is two relaxed atomic loads.
     #[inline]
     pub fn detect() -> Option<Self> {
-        cpuid_avx512::get().then(|| Avx512 { steps: RotateForm::cached(), ifma: poly1305::Ifma::detect() })
+        cpuid_avx512::get()
+            .then(|| Avx512 { rotate_form: RotateForm::cached(), ifma: poly1305::Ifma::detect() })
     }
 
     fn split(self) -> bool {
-        self.steps == RotateForm::Split
+        self.rotate_form == RotateForm::Split
     }
 
     /// [`Kernel::fill_batch`] of at most 4 blocks from block `counter`.
@@ -156,12 +158,12 @@ impl Avx512 {
         }
         // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and AVX-512BW;
         // `out` and `len` are a fill `Cursor`'s, of at most 4 blocks (the callers').
-        unsafe { fill_batch(self.steps::<R>(), state, counter, out, len) }
+        unsafe { fill_batch(self.double_rounds_and_split::<R>(), state, counter, out, len) }
     }
 
-    /// [`run`]'s round count and row steps for `R` on this CPU.
-    fn steps<R: Rounds>(self) -> Steps {
-        Steps(R::DOUBLE_ROUNDS << 1 | self.split() as usize)
+    /// [`run`]'s double rounds for `R` and row step form on this CPU.
+    fn double_rounds_and_split<R: Rounds>(self) -> DoubleRoundsAndSplit {
+        DoubleRoundsAndSplit::new(R::DOUBLE_ROUNDS, self.split())
     }
 
     /// An AEAD's bulk step: on IFMA, long messages in one pass with `r`'s powers computed
@@ -200,7 +202,7 @@ impl Kernel for Avx512 {
             }
             // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and
             // AVX-512BW; the parts are a `Cursor`'s.
-            unsafe { run::<true>(self.steps::<R>(), state, inp, out, len, Some(tail)) }
+            unsafe { run::<true>(self.double_rounds_and_split::<R>(), state, inp, out, len, Some(tail)) }
         })
     }
 
@@ -220,7 +222,7 @@ impl Kernel for Avx512 {
             }
             // SAFETY: an Avx512 exists only if detect() saw AVX-512F, AVX-512VL and
             // AVX-512BW; the parts are a `Cursor`'s.
-            unsafe { run::<false>(self.steps::<R>(), state, inp, out, len, None) }
+            unsafe { run::<false>(self.double_rounds_and_split::<R>(), state, inp, out, len, None) }
         })
     }
 
@@ -414,12 +416,19 @@ fn store_32(out: &mut [u8; 32], v: __m256i) {
 // ---- Width rules.
 
 /// The double rounds of a request and whether the one-chain row kernels take split
-/// steps ([`RotateForm`]), in one word: a seventh argument to [`run`] went through the
-/// stack, and its callers could not jump to it (a frame and a call more per request).
+/// steps ([`RotateForm::Split`]), packed into one word, `double_rounds << 1 | split`: [`run`]
+/// has six arguments with it, and as two (a struct of two fields is passed as two) the
+/// seventh went through the stack and the callers could not jump to `run` (a frame and a
+/// call more per request).
 #[derive(Clone, Copy)]
-struct Steps(usize);
+struct DoubleRoundsAndSplit(usize);
 
-impl Steps {
+impl DoubleRoundsAndSplit {
+    #[inline(always)]
+    fn new(double_rounds: usize, split: bool) -> Self {
+        DoubleRoundsAndSplit(double_rounds << 1 | split as usize)
+    }
+
     #[inline(always)]
     fn double_rounds(self) -> usize {
         self.0 >> 1
@@ -436,7 +445,7 @@ impl Steps {
 /// or `&mut Cursor` it went through memory, a store per block written (DECISIONS.md, § Shared by
 /// the x86 backends).
 ///
-/// One instance per operation for every round count (`steps`), out of line: an `#[inline]`
+/// One instance per operation for every round count (`rounds`), out of line: an `#[inline]`
 /// one is emitted in each codegen unit that calls it, and each round count's entry points
 /// are one (`backend.rs`). `tail`: `None` for a `fill` (no partial block), so that its
 /// caller neither makes one nor keeps a frame for it, and jumps here.
@@ -445,14 +454,14 @@ impl Steps {
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
 unsafe fn run<const XOR: bool>(
-    steps: Steps,
+    rounds: DoubleRoundsAndSplit,
     state: &State<Ietf>,
     inp: *const u8,
     out: *mut u8,
     len: usize,
     tail: Option<&mut Block>,
 ) {
-    let (double_rounds, split) = (steps.double_rounds(), steps.split());
+    let (double_rounds, split) = (rounds.double_rounds(), rounds.split());
     // Never written: a fill has no partial block. Chosen by `XOR`, not by `tail` (LLVM kept
     // a zeroed block on the stack of every `xor` for a select at run time).
     let mut unused = [0u8; BLOCK_LEN];
@@ -506,14 +515,20 @@ unsafe fn run<const XOR: bool>(
 /// whose buffer is still borrowed.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw")]
-unsafe fn fill_batch(steps: Steps, state: &State<Ietf>, counter: u64, out: *mut u8, len: usize) {
-    let double_rounds = steps.double_rounds();
+unsafe fn fill_batch(
+    rounds: DoubleRoundsAndSplit,
+    state: &State<Ietf>,
+    counter: u64,
+    out: *mut u8,
+    len: usize,
+) {
+    let double_rounds = rounds.double_rounds();
     // Never written: a fill has no partial block.
     let mut unused = [0u8; BLOCK_LEN];
     // SAFETY: the caller's guarantee (a fill cursor's input pointer is null, never read).
     let io = &mut unsafe { Cursor::<false>::from_parts(core::ptr::null(), out, len - len % BLOCK_LEN) };
     debug_assert!(io.blocks() <= 4, "a batch of {} blocks", io.blocks());
-    match (io.blocks(), steps.split()) {
+    match (io.blocks(), rounds.split()) {
         (0, _) => {}
         (1 | 2, false) => rows2::<false, false>(double_rounds, state, counter, io, &mut unused),
         (1 | 2, true) => rows2::<false, true>(double_rounds, state, counter, io, &mut unused),

@@ -8,8 +8,8 @@
 //!   three words ([`Cursor::into_parts`]) where an entry point keeps it in registers.
 //! - [`Blocks`]: `N` whole blocks, by index ([`Cursor::blocks_at`], any order: `avx2`'s
 //!   transpose yields block `j` beside `j + 4`) or in order ([`Cursor::next`]: `avx512`,
-//!   `rows128!`). `inp::<W>(at)` / `out::<W>(at)` check bytes `at .. at + W`; at constant
-//!   offsets the `assert!` folds away.
+//!   `rows128!`). `inp::<BYTES>(at)` / `out::<BYTES>(at)` check bytes `at .. at + BYTES`;
+//!   at constant offsets the `assert!` folds away.
 //! - [`Partial`]: the partial last block's 1–63 bytes (`XOR` only), in [`Span`] pieces
 //!   split by the bits of its length, or through byte masks.
 //! - [`Tail`]: the caller's block that takes a partial block's keystream (`avx2`).
@@ -214,18 +214,18 @@ pub(crate) struct Blocks<'a, const XOR: bool, const N: usize> {
 }
 
 impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
-    /// Input bytes `at .. at + W`: readable.
+    /// Input bytes `at .. at + BYTES`: readable.
     #[inline(always)]
-    pub(crate) fn inp<const W: usize>(self, at: usize) -> *const u8 {
-        assert!(XOR && W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+    pub(crate) fn inp<const BYTES: usize>(self, at: usize) -> *const u8 {
+        assert!(XOR && BYTES <= BLOCK_LEN * N && at <= BLOCK_LEN * N - BYTES, "bytes past the window");
         self.inp.wrapping_add(at)
     }
 
-    /// Output bytes `at .. at + W`: writable, read (if at all) before through
+    /// Output bytes `at .. at + BYTES`: writable, read (if at all) before through
     /// [`Blocks::inp`] only.
     #[inline(always)]
-    pub(crate) fn out<const W: usize>(self, at: usize) -> *mut u8 {
-        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+    pub(crate) fn out<const BYTES: usize>(self, at: usize) -> *mut u8 {
+        assert!(BYTES <= BLOCK_LEN * N && at <= BLOCK_LEN * N - BYTES, "bytes past the window");
         self.out.wrapping_add(at)
     }
 }
@@ -234,11 +234,11 @@ impl<const XOR: bool, const N: usize> Blocks<'_, XOR, N> {
 /// writing it.
 #[cfg(chacha_uses = "stitched")]
 impl<const N: usize> Blocks<'_, true, N> {
-    /// Output bytes `at .. at + W`, read back after they were written: readable (the
+    /// Output bytes `at .. at + BYTES`, read back after they were written: readable (the
     /// cursor's invariant).
     #[inline(always)]
-    pub(crate) fn written<const W: usize>(self, at: usize) -> *const u8 {
-        assert!(W <= BLOCK_LEN * N && at <= BLOCK_LEN * N - W, "bytes past the window");
+    pub(crate) fn written<const BYTES: usize>(self, at: usize) -> *const u8 {
+        assert!(BYTES <= BLOCK_LEN * N && at <= BLOCK_LEN * N - BYTES, "bytes past the window");
         self.out.wrapping_add(at).cast_const()
     }
 }
@@ -280,23 +280,23 @@ pub(crate) use spans::Span;
 mod spans {
     use super::{BLOCK_LEN, Partial, PhantomData};
 
-    /// `W` bytes of an XOR request: readable at [`Span::inp`] and writable at
+    /// `BYTES` bytes of an XOR request: readable at [`Span::inp`] and writable at
     /// [`Span::out`], the same or not overlapping.
     #[derive(Clone, Copy)]
-    pub(crate) struct Span<'a, const W: usize> {
+    pub(crate) struct Span<'a, const BYTES: usize> {
         pub(super) inp: *const u8,
         pub(super) out: *mut u8,
         pub(super) _buf: PhantomData<&'a mut [u8]>,
     }
 
-    impl<const W: usize> Span<'_, W> {
-        /// `W` readable bytes.
+    impl<const BYTES: usize> Span<'_, BYTES> {
+        /// `BYTES` readable bytes.
         #[inline(always)]
         pub(crate) fn inp(self) -> *const u8 {
             self.inp
         }
 
-        /// `W` writable bytes, the same as or not overlapping [`Span::inp`]'s.
+        /// `BYTES` writable bytes, the same as or not overlapping [`Span::inp`]'s.
         #[inline(always)]
         pub(crate) fn out(self) -> *mut u8 {
             self.out
@@ -325,19 +325,19 @@ mod spans {
 /// `rows128!`: 16-byte rows of whole blocks, and the bytes after a partial block's rows.
 #[cfg(chacha_uses = "rows128")]
 impl<'a, const N: usize> Blocks<'a, true, N> {
-    /// Bytes `at .. at + W`, input and output.
+    /// Bytes `at .. at + BYTES`, input and output.
     #[inline(always)]
-    pub(crate) fn span<const W: usize>(self, at: usize) -> Span<'a, W> {
-        Span { inp: self.inp::<W>(at), out: self.out::<W>(at), _buf: PhantomData }
+    pub(crate) fn span<const BYTES: usize>(self, at: usize) -> Span<'a, BYTES> {
+        Span { inp: self.inp::<BYTES>(at), out: self.out::<BYTES>(at), _buf: PhantomData }
     }
 }
 
 #[cfg(chacha_uses = "rows128")]
-impl<'a, const W: usize> Span<'a, W> {
-    /// Bytes `at .. at + V` of the span.
+impl<'a, const BYTES: usize> Span<'a, BYTES> {
+    /// Bytes `at .. at + PART` of the span.
     #[inline(always)]
-    pub(crate) fn at<const V: usize>(self, at: usize) -> Span<'a, V> {
-        assert!(V <= W && at <= W - V, "bytes past the span");
+    pub(crate) fn at<const PART: usize>(self, at: usize) -> Span<'a, PART> {
+        assert!(PART <= BYTES && at <= BYTES - PART, "bytes past the span");
         Span { inp: self.inp.wrapping_add(at), out: self.out.wrapping_add(at), _buf: PhantomData }
     }
 }

@@ -28,7 +28,7 @@
 //!
 //! [`finish_first_double_round`]: crate::head::finish_first_double_round
 
-use chacha_core::reference::quarter_round;
+use crate::quarter_round;
 
 /// The words a word-sliced kernel starts the first double round from: the input words
 /// `words` with the counter-free work of the [module docs](self) done. Word 12 is

@@ -65,6 +65,24 @@ fn fill_batch_in_pieces(
     }
 }
 
+/// RFC 8439 §2.1's quarter round on the words `a`, `b`, `c`, `d` of one block, on `u32`s in
+/// general-purpose registers: the whole of `soft`'s rounds, `sse2`'s fifth block, and the
+/// head of the word-sliced kernels (`head.rs`). Always inlined: a call per quarter round
+/// would cost more than the round. Not the reference's (`chacha_core::reference`), on
+/// purpose: the oracle the backends are tested against shares no code with them.
+#[cfg(chacha_uses = "quarter_round")]
+#[inline(always)]
+fn quarter_round(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(16);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(12);
+    x[a] = x[a].wrapping_add(x[b]);
+    x[d] = (x[d] ^ x[a]).rotate_left(8);
+    x[c] = x[c].wrapping_add(x[d]);
+    x[b] = (x[b] ^ x[c]).rotate_left(7);
+}
+
 #[cfg(chacha_enabled = "avx2")]
 pub mod avx2;
 #[cfg(chacha_enabled = "avx512")]
@@ -87,9 +105,6 @@ pub mod parallel;
 /// The row-layout output of `sse2`, `neon` and `simd128`, written once (`rows128!`).
 #[cfg(chacha_uses = "rows128")]
 mod rows128;
-/// One block's quarter round in general-purpose registers (`soft`, `sse2`'s fifth block).
-#[cfg(chacha_uses = "scalar")]
-mod scalar;
 #[cfg(chacha_enabled = "simd128")]
 pub mod simd128;
 #[cfg(chacha_enabled = "soft")]

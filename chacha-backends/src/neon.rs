@@ -110,11 +110,15 @@ impl chacha_core::Aead for Neon {
     }
 }
 
-// The `CALLER`s of the kernels (see `sliced`): `xor_neon`, `fill_neon` and the AEAD's
-// first set when sealing (`aead.rs`).
-const IN_XOR: u8 = 0;
-const IN_FILL: u8 = 1;
-const IN_AEAD: u8 = 2;
+/// Which call site an instance of a kernel ([`sliced`], [`row_blocks`]) is for: each call
+/// site names its own, so each instance has one caller and LLVM inlines it. A
+/// `#[target_feature]` function cannot be `#[inline(always)]`, and an instance shared by two
+/// callers stays out of line, its rows returned through the stack (DECISIONS.md, § neon).
+type CallSite = u8;
+// The call sites: `xor_neon`, `fill_neon` and the AEAD's first set when sealing (`aead.rs`).
+const IN_XOR: CallSite = 0;
+const IN_FILL: CallSite = 1;
+const IN_AEAD: CallSite = 2;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [uint32x4_t; 4];
@@ -325,10 +329,10 @@ fn hchacha_neon<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 /// word-sliced sets: lane `l` of `x[g][i]` is word `i` of block `counter + 4g + l`.
 ///
 /// The rounds step across all `4·G` chains (`G` = 2 spills a few words: still better than
-/// one set waiting on 2-cycle chains). `CALLER` gives each call site its own inlined instance.
+/// one set waiting on 2-cycle chains). `INSTANCE_FOR`: the call site ([`CallSite`]).
 #[inline]
 #[target_feature(enable = "neon")]
-fn sliced<R: Rounds, const G: usize, const B: usize, const CALLER: u8>(
+fn sliced<R: Rounds, const G: usize, const B: usize, const INSTANCE_FOR: CallSite>(
     state: &State<Ietf>,
     counter: u64,
 ) -> [Rows; B] {
@@ -404,10 +408,13 @@ fn transpose(x: &[uint32x4_t; 16]) -> [Rows; 4] {
 // ---- Row kernel: one block per 4 registers (one row each), N blocks interleaved.
 
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
-/// `CALLER`: as for [`sliced`].
+/// `INSTANCE_FOR`: the call site ([`CallSite`]).
 #[inline]
 #[target_feature(enable = "neon")]
-fn row_blocks<R: Rounds, const N: usize, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; N] {
+fn row_blocks<R: Rounds, const N: usize, const INSTANCE_FOR: CallSite>(
+    state: &State<Ietf>,
+    counter: u64,
+) -> [Rows; N] {
     let mut input = [[vdupq_n_u32(0); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));

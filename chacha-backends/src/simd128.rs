@@ -12,13 +12,15 @@
 //! - **No probe**: an engine without SIMD refuses the whole module, so `build.rs` compiles
 //!   this one only into builds with `-C target-feature=+simd128`; the intrinsics are safe
 //!   calls there, and the only `unsafe` is the pointer loads and stores at the bottom.
+//! - **`#[inline(always)]` kernels**: without `#[target_feature]` they may be, so each call
+//!   site gets its own copy (`sse2` and `neon` need one instance per call site for that).
 //! - **4, not 8, word-sliced blocks**: the engine maps `v128` onto the host's 16 `xmm`
 //!   (x86_64), which 16 state words already fill.
 //! - **Rotates**: by 16 and 8 one `i8x16.shuffle`, by 12 and 7 two shifts and an `or`; the
 //!   row kernel turns rows with `i32x4.shuffle` (V8: one `pshufd`), row `b` in place.
 //!
-//! A double round is 128 wasm SIMD instructions, about 200 x86-64 ones after V8. The
-//! counts, the measurements under Node and what was rejected: `DECISIONS.md`, § simd128.
+//! A double round is 128 wasm SIMD instructions. What V8 makes of them, the measurements
+//! under Node and what was rejected: `DECISIONS.md`, § simd128.
 
 use core::arch::wasm32::{
     i8x16_shuffle, i32x4_add, i32x4_shl, i32x4_shuffle, i64x2_shuffle, u32x4, u32x4_shr, u32x4_splat, v128,
@@ -68,10 +70,6 @@ impl Kernel for Simd128 {
     }
 }
 
-// The `CALLER`s of the kernels (see `sliced`): `xor_simd128` and `fill_simd128`.
-const IN_XOR: u8 = 0;
-const IN_FILL: u8 = 1;
-
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [v128; 4];
 
@@ -89,11 +87,11 @@ fn xor_simd128<R: Rounds>(state: &State<Ietf>, buf: XorBuf<'_, '_>, tail: &mut B
     loop {
         match pending.len() / BLOCK_LEN + usize::from(!partial.is_empty()) {
             0 => return,
-            1 => return finish(&row_blocks::<R, 1, IN_XOR>(state, counter), pending, partial, tail),
-            2 => return finish(&row_blocks::<R, 2, IN_XOR>(state, counter), pending, partial, tail),
-            3 => return finish(&row_blocks::<R, 3, IN_XOR>(state, counter), pending, partial, tail),
+            1 => return finish(&row_blocks::<R, 1>(state, counter), pending, partial, tail),
+            2 => return finish(&row_blocks::<R, 2>(state, counter), pending, partial, tail),
+            3 => return finish(&row_blocks::<R, 3>(state, counter), pending, partial, tail),
             _ => {
-                let ks = sliced::<R, IN_XOR>(state, counter);
+                let ks = sliced::<R>(state, counter);
                 if pending.len() < 4 * BLOCK_LEN {
                     return finish(&ks, pending, partial, tail);
                 }
@@ -114,12 +112,12 @@ fn fill_simd128<R: Rounds>(state: &State<Ietf>, out: &mut [Block]) {
     loop {
         match rest.len() {
             0 => return,
-            1 => return store_blocks(rest, &row_blocks::<R, 1, IN_FILL>(state, counter)),
-            2 => return store_blocks(rest, &row_blocks::<R, 2, IN_FILL>(state, counter)),
-            3 => return store_blocks(rest, &row_blocks::<R, 3, IN_FILL>(state, counter)),
+            1 => return store_blocks(rest, &row_blocks::<R, 1>(state, counter)),
+            2 => return store_blocks(rest, &row_blocks::<R, 2>(state, counter)),
+            3 => return store_blocks(rest, &row_blocks::<R, 3>(state, counter)),
             _ => {
                 let (now, later) = rest.split_at_mut(4);
-                store_blocks(now, &sliced::<R, IN_FILL>(state, counter));
+                store_blocks(now, &sliced::<R>(state, counter));
                 rest = later;
                 counter = counter.wrapping_add(4);
             }
@@ -144,10 +142,9 @@ fn hchacha_simd128<R: Rounds>(key: &[u8; 32], input: &[u8; 16]) -> [u8; 32] {
 // ---- Word-sliced kernel: 4 blocks, one state word of 4 blocks per vector.
 
 /// The keystream of blocks `counter .. counter + 4` in rows, from one word-sliced set:
-/// lane `l` of `x[i]` is word `i` of block `counter + l`. `CALLER` ([`IN_XOR`],
-/// [`IN_FILL`]) gives each call site its own instance to inline.
+/// lane `l` of `x[i]` is word `i` of block `counter + l`.
 #[inline(always)]
-fn sliced<R: Rounds, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; 4] {
+fn sliced<R: Rounds>(state: &State<Ietf>, counter: u64) -> [Rows; 4] {
     let w = state.words();
     let mut x = [u32x4_splat(0); 16];
     for (v, &word) in x.iter_mut().zip(w) {
@@ -211,9 +208,8 @@ fn transpose(x: &[v128; 16]) -> [Rows; 4] {
 // ---- Row kernel: one block per 4 vectors (one row each), N blocks interleaved.
 
 /// The keystream of blocks `counter .. counter + N` in row layout, N chains interleaved.
-/// `CALLER`: as for [`sliced`].
 #[inline(always)]
-fn row_blocks<R: Rounds, const N: usize, const CALLER: u8>(state: &State<Ietf>, counter: u64) -> [Rows; N] {
+fn row_blocks<R: Rounds, const N: usize>(state: &State<Ietf>, counter: u64) -> [Rows; N] {
     let mut input = [[u32x4_splat(0); 4]; N];
     for (k, rows) in input.iter_mut().enumerate() {
         *rows = rows_of(&state.words_at(counter.wrapping_add(k as u64)));

@@ -14,7 +14,7 @@
 use chacha_core::{Block, CONSTANTS, Ietf, Kernel, Rounds, State, Variant, XorBuf};
 
 use crate::counter::in_ietf_pieces;
-use crate::scalar::quarter_round;
+use crate::quarter_round;
 
 /// The portable backend; usable on every CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -44,7 +44,7 @@ use crate::head::head;
 
 mod sliced;
 
-use sliced::{SCALAR_BLOCK, W, sliced4};
+use sliced::{SCALAR_BLOCK, STEP_BLOCKS, sliced4};
 
 /// Proof that this CPU has SSE2; only [`Sse2::detect`] creates one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,13 +116,18 @@ impl Kernel for Sse2 {
     }
 }
 
-// The `CALLER`s of `sliced4`, one instance per call site: the loop and the last 4 blocks
-// of `xor_sse2` and of `fill_sse2`, and `fill_batch_sse2`.
-const IN_XOR_LOOP: u8 = 0;
-const IN_XOR_END: u8 = 1;
-const IN_FILL_LOOP: u8 = 2;
-const IN_FILL_END: u8 = 3;
-const IN_FILL_BATCH: u8 = 4;
+/// Which call site an instance of [`sliced4`] is for: each call site names its own, so each
+/// instance has one caller and LLVM inlines it. A `#[target_feature]` function cannot be
+/// `#[inline(always)]`, and one instance shared by two callers stayed out of line, its
+/// words returned through the stack (DECISIONS.md, § sse2: the word-sliced loop).
+type CallSite = u8;
+// The call sites: the loop and the last 4 blocks of `xor_sse2` and of `fill_sse2`, and
+// `fill_batch_sse2`.
+const IN_XOR_LOOP: CallSite = 0;
+const IN_XOR_END: CallSite = 1;
+const IN_FILL_LOOP: CallSite = 2;
+const IN_FILL_END: CallSite = 3;
+const IN_FILL_BATCH: CallSite = 4;
 
 /// One block's keystream as four rows of 16 bytes (row `r` = bytes `16r .. 16r + 16`).
 type Rows = [__m128i; 4];
@@ -152,21 +157,21 @@ unsafe fn xor_sse2(
     let left = |pending: &Cursor<'_, true>| pending.len() / BLOCK_LEN + usize::from(!partial.is_empty());
     let mut counter = state.counter();
     let head = head(&state.words_at(counter));
-    while left(&pending) >= W {
+    while left(&pending) >= STEP_BLOCKS {
         let ([b0, b1, b2, b3], w4) =
             sliced4::<SCALAR_BLOCK, IN_XOR_LOOP, true>(state, double_rounds, counter, &head);
-        if pending.len() < W * BLOCK_LEN {
+        if pending.len() < STEP_BLOCKS * BLOCK_LEN {
             let ks = [b0, b1, b2, b3, rows_of(&w4)];
-            return finish(&ks[..W], pending, partial, tail);
+            return finish(&ks[..STEP_BLOCKS], pending, partial, tail);
         }
-        let (now, later) = pending.split_at(W * BLOCK_LEN);
+        let (now, later) = pending.split_at(STEP_BLOCKS * BLOCK_LEN);
         let (four, fifth) = now.split_at(4 * BLOCK_LEN);
         xor_blocks(&[b0, b1, b2, b3], four);
         if SCALAR_BLOCK {
             xor_words(&w4, fifth);
         }
         pending = later;
-        counter = counter.wrapping_add(W as u64);
+        counter = counter.wrapping_add(STEP_BLOCKS as u64);
     }
     match left(&pending) {
         0 => {}
@@ -190,10 +195,10 @@ fn fill_sse2(state: &State<Ietf>, double_rounds: usize, out: &mut [Block]) {
     let mut counter = state.counter();
     let head = head(&state.words_at(counter));
     let mut rest = out;
-    while rest.len() >= W {
+    while rest.len() >= STEP_BLOCKS {
         let ([b0, b1, b2, b3], w4) =
             sliced4::<SCALAR_BLOCK, IN_FILL_LOOP, true>(state, double_rounds, counter, &head);
-        let (now, later) = rest.split_at_mut(W);
+        let (now, later) = rest.split_at_mut(STEP_BLOCKS);
         let (four, fifth) = now.split_at_mut(4);
         store_blocks(four, &[b0, b1, b2, b3]);
         if let Some(block) = fifth.first_mut() {
@@ -202,7 +207,7 @@ fn fill_sse2(state: &State<Ietf>, double_rounds: usize, out: &mut [Block]) {
             }
         }
         rest = later;
-        counter = counter.wrapping_add(W as u64);
+        counter = counter.wrapping_add(STEP_BLOCKS as u64);
     }
     match rest.len() {
         0 => {}

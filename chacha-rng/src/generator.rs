@@ -2,18 +2,17 @@
 //! `chacha20` crate's name: `rand`'s `ThreadRng` is
 //! `BlockRng<ChaChaCore<R12, Legacy>>` (plus reseeding), so `rand::rng()` runs on this.
 //!
-//! Output size: [`CORE_BLOCKS`] = 16 blocks (256 words, 1 KiB) per `generate`, where the
-//! published crate gives 4. `rand` reads the size from the type, so this is invisible to
-//! it; 16 blocks is the kernel contract's bulk width
-//! ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so `ThreadRng` refills at bulk speed
-//! instead of a 4-block request's ~2× cost per byte.
-//! The price is 1 KiB of buffer per generator instead of 256 B, and a first draw after
-//! seeding that computes 16 blocks instead of 4 (`BlockRng` takes whole outputs): seeding a
-//! `BlockRng<ChaChaCore>` for each draw or two costs more than on the published core. For
-//! that pattern use [`ChaChaRng`](crate::ChaChaRng), whose first refill after a seed or a
-//! seek computes only the kernel's batch blocks, and is faster there than the published
-//! crate's generator (the figures: `chacha-backends/DECISIONS.md` § The fronts: the
-//! generators).
+//! Output size: [`GENERATE_BLOCKS`] = 16 blocks (256 words, 1 KiB) per `generate`, where
+//! the published crate gives 4. `rand` reads the size from the type, so this is invisible
+//! to it; 16 blocks is the kernel contract's bulk width
+//! ([`BULK_BLOCKS`](chacha_core::BULK_BLOCKS)), so `ThreadRng` refills at bulk speed,
+//! cheaper per byte than a 4-block request's one dependent chain. The price is 1 KiB of buffer per
+//! generator instead of 256 B, and a first draw after seeding that computes 16 blocks
+//! instead of 4 (`BlockRng` takes whole outputs): seeding a `BlockRng<ChaChaCore>` for each
+//! draw or two costs more than on the published core. For that pattern use
+//! [`ChaChaRng`](crate::ChaChaRng), whose first refill after a seed or a seek computes only
+//! the kernel's batch blocks, and is faster there than the published crate's generator (the
+//! figures: `chacha-backends/DECISIONS.md` § The fronts: the generators).
 
 use core::fmt;
 
@@ -23,7 +22,7 @@ use rand_core::{SeedableRng, block::Generator};
 
 /// Blocks of keystream per [`Generator::generate`] of a [`ChaChaCore`]: the kernel
 /// contract's bulk width.
-pub const CORE_BLOCKS: usize = chacha_core::BULK_BLOCKS;
+pub const GENERATE_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
 /// The ChaCha block function as a `rand_core` block [`Generator`]: `R` rounds, counter
 /// layout `V`, kernel `K`. Seeded with a 32-byte key, a zero nonce and block 0.
@@ -62,11 +61,11 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaChaCore<R, V, K> {
 }
 
 impl<R: Rounds, V: Variant, K: Kernel> Generator for ChaChaCore<R, V, K> {
-    type Output = [u32; CORE_BLOCKS * BLOCK_LEN / 4];
+    type Output = [u32; GENERATE_BLOCKS * BLOCK_LEN / 4];
 
     #[inline]
     fn generate(&mut self, output: &mut Self::Output) {
-        let mut blocks = [[0u8; BLOCK_LEN]; CORE_BLOCKS];
+        let mut blocks = [[0u8; BLOCK_LEN]; GENERATE_BLOCKS];
         self.state.fill_cyclic::<R, K>(self.kernel, &mut blocks);
         for (word, bytes) in output.iter_mut().zip(blocks.as_flattened().as_chunks::<4>().0) {
             *word = u32::from_le_bytes(*bytes);
@@ -127,12 +126,12 @@ mod tests {
     fn generator_drop_wipes_the_output_and_the_state_wipe_ends_its_stream() {
         for backend in Backend::available() {
             let mut core = ChaChaCore::<R12, Legacy>::with_kernel([0xAB; 32], backend);
-            let mut output = [0u32; CORE_BLOCKS * BLOCK_LEN / 4];
+            let mut output = [0u32; GENERATE_BLOCKS * BLOCK_LEN / 4];
             core.generate(&mut output);
             assert!(output.iter().any(|w| *w != 0));
             // What `BlockRng`'s `Drop` calls with its buffer.
             Generator::drop(&mut core, &mut output);
-            assert_eq!(output, [0; CORE_BLOCKS * BLOCK_LEN / 4], "{backend:?}: output buffer");
+            assert_eq!(output, [0; GENERATE_BLOCKS * BLOCK_LEN / 4], "{backend:?}: output buffer");
             // What `ChaChaCore`'s `Drop` runs.
             zeroize::Zeroize::zeroize(&mut core.state);
             assert_eq!((core.state.words(), core.state.blocks_left()), (&[0; 16], 0));

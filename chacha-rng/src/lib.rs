@@ -38,9 +38,9 @@
 //!
 //! `fill_bytes` writes whole blocks straight into the caller's slice in one kernel call
 //! (`Kernel::fill`, which picks its own widths); only the bytes before and after them pass
-//! through the buffer. The buffer holds [`BUF_BLOCKS`] blocks, the kernel contract's bulk
-//! width, so `next_u32` / `next_u64` are a bounds check and a load, and their refills run
-//! at bulk speed.
+//! through the buffer. The buffer holds [`BUFFER_BLOCKS`] blocks, the kernel contract's
+//! bulk width, so `next_u32` / `next_u64` are a bounds check and a load, and their refills
+//! run at bulk speed.
 //!
 //! ## Kernels
 //!
@@ -97,7 +97,7 @@
 //!
 //! Dropping a [`ChaChaRng`] wipes, with `zeroize` (a fill behind an optimization barrier the
 //! compiler cannot remove), its state words (seed, stream, position) and its whole output
-//! buffer ([`BUF_BLOCKS`] blocks); dropping a
+//! buffer ([`BUFFER_BLOCKS`] blocks); dropping a
 //! [`ChaChaCore`] wipes its state, and `rand_core`'s `BlockRng` around it has the core wipe
 //! the output buffer it holds (`Generator::drop`). `set_stream` wipes its temporary copy of
 //! the seed (and the generator it replaces is dropped, so wiped); `serialize_state` and
@@ -122,10 +122,10 @@ mod rng;
 
 pub use chacha_backends::Backend;
 pub use chacha_core::{Ietf, Kernel, Legacy, R8, R12, R20, Rounds, Variant};
-pub use generator::{CORE_BLOCKS, ChaChaCore};
+pub use generator::{ChaChaCore, GENERATE_BLOCKS};
 
 pub use rand_core;
-pub use rng::{BUF_BLOCKS, ChaChaRng, Seed, SerializedRngState};
+pub use rng::{BUFFER_BLOCKS, ChaChaRng, Seed, SerializedRngState};
 #[cfg(feature = "rayon")]
 pub use rng::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 

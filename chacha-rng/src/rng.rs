@@ -9,7 +9,7 @@
 //! position; words `index..16·n` of it are not used yet. So the position in words is
 //! `16 · state.position() − (16·n − index)`, modulo 2^68 (the stream starts again after its
 //! last block: [`State::fill_cyclic`]). `n` is [`MAX_BATCH_BLOCKS`] until the first bulk
-//! refill and [`BUF_BLOCKS`] from then on ([`Buffer`]).
+//! refill and [`BUFFER_BLOCKS`] from then on ([`Buffer`]).
 
 use core::fmt;
 
@@ -30,7 +30,7 @@ pub type SerializedRngState = [u8; 49];
 /// batch blocks ([`Kernel::batch_blocks`], one dependent chain), so "seed, draw one" and
 /// "seek, draw one" cost one chain, not 16 blocks; until the first bulk refill a generator
 /// holds only [`MAX_BATCH_BLOCKS`] blocks.
-pub const BUF_BLOCKS: usize = chacha_core::BULK_BLOCKS;
+pub const BUFFER_BLOCKS: usize = chacha_core::BULK_BLOCKS;
 
 #[cfg(feature = "rayon")]
 mod parallel;
@@ -68,11 +68,12 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
 /// A new generator holds [`MAX_BATCH_BLOCKS`] blocks (256 bytes, as the peers' do), so
 /// making one zeroes 256 bytes, not 1 KiB, and a seed with a few draws never touches the
 /// bulk buffer (the zeroing was a large share of a seed and one draw: `chacha-backends`'
-/// DECISIONS.md § The fronts: the generators). The first bulk refill makes the [`BUF_BLOCKS`]-block buffer, once
-/// per generator. Both arrays start at the same offset, 8-aligned (`repr(C, u64)`), so a
-/// draw reads either through the same pointer; only the length differs. `Batch` is tag 1,
-/// not 0: a new buffer is then a tag store and 256 zero bytes in 16 inline stores, where
-/// tag 0 made it 264 zero bytes, past LLVM's inline limit, a `memset` call.
+/// DECISIONS.md § The fronts: the generators). The first bulk refill makes the
+/// [`BUFFER_BLOCKS`]-block buffer, once per generator. Both arrays start at the same
+/// offset, 8-aligned (`repr(C, u64)`), so a draw reads either through the same pointer;
+/// only the length differs. `Batch` is tag 1, not 0: a new buffer is then a tag store and
+/// 256 zero bytes in 16 inline stores, where tag 0 made it 264 zero bytes, past LLVM's
+/// inline limit, a `memset` call.
 #[derive(Clone)]
 #[repr(C, u64)]
 #[expect(
@@ -80,7 +81,7 @@ pub struct ChaChaRng<R: Rounds, K: Kernel = Backend> {
     reason = "the small variant is the point: a new generator zeroes only it"
 )]
 enum Buffer {
-    Bulk([Block; BUF_BLOCKS]) = 0,
+    Bulk([Block; BUFFER_BLOCKS]) = 0,
     Batch([Block; MAX_BATCH_BLOCKS]) = 1,
 }
 
@@ -114,18 +115,18 @@ impl Buffer {
     fn words(&self) -> usize {
         match self {
             Buffer::Batch(_) => MAX_BATCH_BLOCKS * BLOCK_WORDS,
-            Buffer::Bulk(_) => BUF_BLOCKS * BLOCK_WORDS,
+            Buffer::Bulk(_) => BUFFER_BLOCKS * BLOCK_WORDS,
         }
     }
 
     /// The bulk buffer, made (and the batch one wiped, with `zeroize`) if this is still
     /// the batch one.
     #[inline]
-    fn bulk(&mut self) -> &mut [Block; BUF_BLOCKS] {
+    fn bulk(&mut self) -> &mut [Block; BUFFER_BLOCKS] {
         if let Buffer::Batch(_blocks) = self {
             #[cfg(feature = "zeroize")]
             zeroize::Zeroize::zeroize(_blocks.as_flattened_mut());
-            *self = Buffer::Bulk([[0; BLOCK_LEN]; BUF_BLOCKS]);
+            *self = Buffer::Bulk([[0; BLOCK_LEN]; BUFFER_BLOCKS]);
         }
         match self {
             Buffer::Bulk(blocks) => blocks,
@@ -222,7 +223,7 @@ impl<R: Rounds, K: Kernel> ChaChaRng<R, K> {
         // 2. Less than a buffer left: through the buffer, whose refill computes a whole
         //    buffer in one kernel call (a call for one or a few blocks costs about what a
         //    refill does, and a generator drawn in 64-byte pieces would make one per draw).
-        while !dest.is_empty() && dest.len() < BUF_BLOCKS * BLOCK_LEN {
+        while !dest.is_empty() && dest.len() < BUFFER_BLOCKS * BLOCK_LEN {
             self.refill();
             dest = self.fill_buffered(dest);
         }

@@ -7,7 +7,7 @@
 
 use chacha_rng::rand_core::block::Generator;
 use chacha_rng::rand_core::{Rng, SeedableRng};
-use chacha_rng::{Backend, CORE_BLOCKS, ChaCha20Rng, ChaChaCore, ChaChaRng, Ietf, Legacy, R12, R20};
+use chacha_rng::{Backend, ChaCha20Rng, ChaChaCore, ChaChaRng, GENERATE_BLOCKS, Ietf, Legacy, R12, R20};
 
 const WORDS: u128 = 1 << 68;
 
@@ -136,20 +136,20 @@ fn serde_masks_out_of_range_positions_and_rejects_malformed_input() {
 #[test]
 fn cores_wrap_at_the_end_of_their_counter_without_panicking() {
     // The published crate's core once panicked here (a counter getter at the wrap).
-    let mut output = [0u32; CORE_BLOCKS * 16];
+    let mut output = [0u32; GENERATE_BLOCKS * 16];
     let mut ietf = ChaChaCore::<R20, Ietf>::from_seed([5; 32]);
     ietf.set_block_pos(u32::MAX);
     ietf.generate(&mut output);
-    assert_eq!(ietf.get_block_pos(), CORE_BLOCKS as u32 - 1);
+    assert_eq!(ietf.get_block_pos(), GENERATE_BLOCKS as u32 - 1);
     let mut from_zero = ChaChaCore::<R20, Ietf>::from_seed([5; 32]);
-    let mut again = [0u32; CORE_BLOCKS * 16];
+    let mut again = [0u32; GENERATE_BLOCKS * 16];
     from_zero.generate(&mut again);
-    assert_eq!(output[16..], again[..(CORE_BLOCKS - 1) * 16], "block 0 follows block 2^32 - 1");
+    assert_eq!(output[16..], again[..(GENERATE_BLOCKS - 1) * 16], "block 0 follows block 2^32 - 1");
 
     let mut legacy = ChaChaCore::<R20, Legacy>::from_seed([5; 32]);
     legacy.set_block_pos(u64::MAX - 1);
     legacy.generate(&mut output);
-    assert_eq!(legacy.get_block_pos(), CORE_BLOCKS as u64 - 2);
+    assert_eq!(legacy.get_block_pos(), GENERATE_BLOCKS as u64 - 2);
 }
 
 #[test]

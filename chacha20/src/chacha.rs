@@ -1,18 +1,18 @@
 //! [`ChaCha`]: one stream cipher type for every round count, counter layout and kernel.
 //!
 //! It holds the [`State`] (key, nonce, block position, end of stream), the kernel chosen
-//! when it was made (the run-time [`Backend`] by default), and up to [`BATCH`] blocks of
-//! keystream not yet used.
+//! when it was made (the run-time [`Backend`] by default), and up to
+//! [`MAX_BATCH_BLOCKS`] blocks of keystream not yet used.
 //!
 //! Whole blocks go straight to the kernel's fused XOR; the bytes of a partial last block
 //! come from the same kernel call and the rest of that block waits in the buffer for the
 //! next call. One thing more for many short calls on one instance (a protocol sending
-//! 16- or 64-byte records): from the second call on, a request shorter than
-//! `Kernel::batch_blocks` blocks (at most [`BATCH`]) that finds the buffer empty makes the
-//! kernel produce that many blocks at once and serves this call and the next ones from
-//! them. A kernel that computes 4 blocks in about the time of one (one dependent chain,
-//! the blocks side by side) says 4, so a stream of 16-byte calls pays one chain per 256
-//! bytes instead of one per call; a one-block-at-a-time kernel says 1 and never batches
+//! records of 16 or 64 bytes): from the second call on, a request shorter than
+//! `Kernel::batch_blocks` blocks (at most [`MAX_BATCH_BLOCKS`]) that finds the buffer empty
+//! makes the kernel produce that many blocks at once and serves this call and the next ones
+//! from them. A kernel that computes 4 blocks in about the time of one (one dependent
+//! chain, the blocks side by side) says 4, so a stream of 16-byte calls pays one chain per
+//! 256 bytes instead of one per call; a one-block-at-a-time kernel says 1 and never batches
 //! (the same blocks plus a copy). The first call of an instance never batches: a fresh
 //! instance encrypting one short message computes only the blocks it uses.
 
@@ -37,7 +37,7 @@ use cipher::{
 /// Blocks of keystream a short call on a warm instance produces ahead, at most: the
 /// kernel's [`Kernel::batch_blocks`], up to the contract's
 /// [`MAX_BATCH_BLOCKS`](chacha_core::MAX_BATCH_BLOCKS).
-pub const BATCH: usize = chacha_core::MAX_BATCH_BLOCKS;
+pub const MAX_BATCH_BLOCKS: usize = chacha_core::MAX_BATCH_BLOCKS;
 
 /// The nonce size of a counter layout, as `cipher` wants it (a type-level number).
 pub trait NonceSize: Variant {
@@ -110,7 +110,7 @@ pub struct ChaCha<R: Rounds, V: Variant, K: Kernel = Backend> {
 enum Ahead {
     Empty,
     One(Block),
-    Batch([Block; BATCH]),
+    Batch([Block; MAX_BATCH_BLOCKS]),
 }
 
 impl Ahead {
@@ -136,14 +136,15 @@ impl Ahead {
         }
     }
 
-    /// All [`BATCH`] blocks, for the kernel to write (the previous contents are not kept).
+    /// All [`MAX_BATCH_BLOCKS`] blocks, for the kernel to write (the previous contents are
+    /// not kept).
     #[inline(always)]
-    fn batch(&mut self) -> &mut [Block; BATCH] {
+    fn batch(&mut self) -> &mut [Block; MAX_BATCH_BLOCKS] {
         if !matches!(self, Ahead::Batch(_)) {
             // The block of `One` is not used any more; the new value may not lie over all
             // of it, so it is wiped first.
             self.wipe();
-            *self = Ahead::Batch([[0; 64]; BATCH]);
+            *self = Ahead::Batch([[0; 64]; MAX_BATCH_BLOCKS]);
         }
         match self {
             Ahead::Batch(blocks) => blocks,
@@ -253,7 +254,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
         // The buffer is empty here. The `expect`s cannot fire after `check_remaining`; if
         // one ever did, this stops rather than reuse keystream.
         if self.batches(buf.len()) {
-            let batch = self.kernel.batch_blocks().min(BATCH);
+            let batch = self.kernel.batch_blocks().min(MAX_BATCH_BLOCKS);
             let blocks = self.state.blocks_left().min(batch as u128) as usize;
             assert!(blocks * 64 >= buf.len(), "end of keystream reached");
             self.state
@@ -270,7 +271,7 @@ impl<R: Rounds, V: Variant, K: Kernel> ChaCha<R, V, K> {
     /// short-call batch (rather than the kernel's fused XOR).
     #[inline(always)]
     fn batches(&self, len: usize) -> bool {
-        let batch = self.kernel.batch_blocks().min(BATCH);
+        let batch = self.kernel.batch_blocks().min(MAX_BATCH_BLOCKS);
         self.warm && batch > 1 && len < batch * 64
     }
 
@@ -515,7 +516,7 @@ pub(crate) mod tests {
             c.apply_keystream(&mut [0u8; 64]);
             c.apply_keystream(&mut [0u8; 16]);
             let batched = usize::from(c.end) / 64;
-            assert_eq!(batched, backend.batch_blocks().min(BATCH), "{backend:?}");
+            assert_eq!(batched, backend.batch_blocks().min(MAX_BATCH_BLOCKS), "{backend:?}");
             assert!(c.ahead.bytes()[..64 * batched].chunks(64).all(|b| b != [0; 64]), "{backend:?}");
             check_wiped(&mut c);
 
@@ -631,7 +632,7 @@ mod batching {
     fn the_batch_is_the_kernels_batch_blocks_at_most_batch() {
         assert_eq!(levels(Counted::<2>, &[64, 100]), [(0, 0), (100, 128)]);
         assert_eq!(levels(Counted::<2>, &[64, 128]), [(0, 0), (0, 0)]);
-        assert_eq!(levels(Counted::<8>, &[64, 16]), [(0, 0), (16, 64 * BATCH as u16)]);
+        assert_eq!(levels(Counted::<8>, &[64, 16]), [(0, 0), (16, 64 * MAX_BATCH_BLOCKS as u16)]);
         assert_eq!(levels(Counted::<8>, &[64, 300]), [(0, 0), (44, 64)]);
     }
 
@@ -645,7 +646,7 @@ mod batching {
     #[test]
     fn every_backend_batches_its_batch_blocks() {
         for backend in Backend::available() {
-            let batch = backend.batch_blocks().min(BATCH);
+            let batch = backend.batch_blocks().min(MAX_BATCH_BLOCKS);
             let end = if batch > 1 { 64 * batch as u16 } else { 64 };
             assert_eq!(levels(backend, &[64, 16]), [(0, 0), (16, end)], "{backend:?}");
         }

@@ -192,7 +192,7 @@ pub use chacha_core::{Ietf, Legacy, Variant};
 pub use chacha_core::{Kernel, R8, R12, R20, Rounds};
 
 #[cfg(feature = "cipher")]
-pub use chacha::{BATCH, ChaCha, NonceSize};
+pub use chacha::{ChaCha, MAX_BATCH_BLOCKS, NonceSize};
 #[cfg(feature = "rayon")]
 pub use chacha::{PAR_MIN_LEN, PAR_WARM_MIN_LEN, par_min_len};
 #[cfg(feature = "cipher")]

@@ -255,9 +255,10 @@ fn buffer_to_buffer_with_unequal_lengths_is_refused_and_touches_nothing() {
 /// pieces), after each kind of prefix, on the global pool.
 ///
 /// Under miri, and under emulation (`CHACHA_EMULATED`, set by `scripts/cross-test.sh` for
-/// qemu: 24 requests of up to twice the threshold per cipher took 186 s of the s390x
-/// stage), one length, one prefix and one form: the other orders of the same requests run
-/// natively on x86_64 and i686, and a byte-order bug shows in any of them.
+/// qemu, where the whole set took minutes of the s390x stage: `chacha-backends/DECISIONS.md`
+/// § rayon: the tests under emulation), one length, one prefix and one form: the other
+/// orders of the same requests run natively on x86_64 and i686, and a byte-order bug shows
+/// in any of them.
 #[test]
 fn public_calls_above_the_threshold_match_the_sequential_call() {
     let few = cfg!(miri) || std::env::var_os("CHACHA_EMULATED").is_some();

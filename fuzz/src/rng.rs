@@ -21,7 +21,7 @@ use chacha_backends::{Backend, WithKernel};
 use chacha_core::{Ietf, Kernel, Legacy, Rounds, State, Variant, reference};
 use chacha_rng::rand_core::Rng;
 use chacha_rng::rand_core::block::Generator;
-use chacha_rng::{CORE_BLOCKS, ChaChaCore, ChaChaRng};
+use chacha_rng::{GENERATE_BLOCKS, ChaChaCore, ChaChaRng};
 
 use crate::{rounds_of, take, u64_of, with_rounds};
 
@@ -275,8 +275,8 @@ fn core_expectations<R: Rounds, V: Variant>(case: &Case, last: u64) -> Vec<(Opti
         .map(|op| {
             let words = match *op {
                 Op::U32 | Op::U64 | Op::Fill(_) | Op::Serde => {
-                    let mut words = Vec::with_capacity(CORE_BLOCKS * 16);
-                    for _ in 0..CORE_BLOCKS {
+                    let mut words = Vec::with_capacity(GENERATE_BLOCKS * 16);
+                    for _ in 0..GENERATE_BLOCKS {
                         let block = reference::block::<R, V>(&state, pos);
                         words.extend(
                             block.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().expect("4"))),
@@ -299,7 +299,7 @@ fn core_expectations<R: Rounds, V: Variant>(case: &Case, last: u64) -> Vec<(Opti
 /// `ChaChaCore<R, V, K>` through the case's ops against [`core_expectations`].
 fn run_core<R: Rounds, V: Variant, K: Kernel>(case: &Case, kernel: K, expected: &[(Option<Vec<u32>>, u64)]) {
     let mut core = ChaChaCore::<R, V, K>::with_kernel(case.seed, kernel);
-    let mut out = [0u32; CORE_BLOCKS * 16];
+    let mut out = [0u32; GENERATE_BLOCKS * 16];
     for (i, (op, (words, pos))) in case.ops.iter().zip(expected).enumerate() {
         let ctx = format!("{core:?} op {i} {op:?}");
         match *op {

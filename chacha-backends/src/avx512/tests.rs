@@ -15,7 +15,7 @@ use std::{format, vec, vec::Vec};
 fn both_forms() -> impl Iterator<Item = Avx512> {
     Avx512::detect()
         .into_iter()
-        .flat_map(|k| [RotateForm::Rotate, RotateForm::Split].map(|steps| Avx512 { steps, ..k }))
+        .flat_map(|k| [RotateForm::Rotate, RotateForm::Split].map(|rotate_form| Avx512 { rotate_form, ..k }))
 }
 
 fn check<R: Rounds, V: Variant>(kernel: Avx512, counter: u64, len: usize) {

@@ -14,8 +14,8 @@ use core::arch::x86_64::{
 
 use chacha_core::{Ietf, State};
 
-use super::{Rows, rotl, rotl16};
-use crate::{head::finish_first_double_round, scalar::quarter_round};
+use super::{CallSite, Rows, rotl, rotl16};
+use crate::{head::finish_first_double_round, quarter_round};
 
 /// Two independent quarter rounds (RFC 8439 §2.1) on word-sliced words, step by step. A
 /// macro: as a function it stayed out of line, the 16 words in memory.
@@ -48,22 +48,22 @@ macro_rules! sliced_step {
 }
 
 /// Whether [`sliced4`] computes a fifth block in general-purpose registers: on x86_64 (15
-/// of them, 18 spill moves a double round), not on x86 (7).
+/// of them hold its 16 words with a few spills), not on x86 (7 cannot; DECISIONS.md, § sse2:
+/// the fifth block).
 pub(super) const SCALAR_BLOCK: bool = cfg!(target_arch = "x86_64");
 
-/// Blocks per call of the widest kernel: [`sliced4`] with [`SCALAR_BLOCK`].
-pub(super) const W: usize = if SCALAR_BLOCK { 5 } else { 4 };
+/// Blocks per step of the widest kernel: [`sliced4`]'s 4, and the fifth with [`SCALAR_BLOCK`].
+pub(super) const STEP_BLOCKS: usize = if SCALAR_BLOCK { 5 } else { 4 };
 
 /// The keystream of blocks `counter .. counter + 4` in rows (`[block][row]`) and, if
 /// `SCALAR`, of block `counter + 4` from general-purpose registers, as its 16 words (else
 /// zeros): faster at the median on the CPUs measured (DECISIONS.md, § sse2: the fifth
 /// block). `HEAD`: the first double round from `head`.
 ///
-/// `CALLER` (`IN_XOR_LOOP` … `IN_FILL_END`) only tells the call sites apart: each gets its
-/// own instance, which LLVM inlines (one shared instance stayed out of line).
+/// `INSTANCE_FOR`: the call site this instance is for ([`CallSite`]).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(super) fn sliced4<const SCALAR: bool, const CALLER: u8, const HEAD: bool>(
+pub(super) fn sliced4<const SCALAR: bool, const INSTANCE_FOR: CallSite, const HEAD: bool>(
     state: &State<Ietf>,
     mut double_rounds: usize,
     counter: u64,
