@@ -177,20 +177,6 @@ impl chacha_core::Aead for Avx2 {
     fn mac_then_xor<R: Rounds>(self, state: &State<Ietf>, acc: &mut Accumulator, buf: XorBuf<'_, '_>) {
         self.aead::<R>(state, acc, buf, AeadDirection::Open);
     }
-
-    /// 8 to 15 blocks from the key block's pass where the CPU has BMI2 (`aead.rs`); the
-    /// default elsewhere.
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn message<R: Rounds>(
-        self,
-        state: &State<Ietf>,
-        direction: AeadDirection,
-        aad: &[u8],
-        buf: XorBuf<'_, '_>,
-    ) -> [u8; chacha_core::poly1305::TAG_LEN] {
-        self.whole_message::<R>(state, direction, aad, buf)
-    }
 }
 
 // ---- Memory: `avx2`'s use of the output cursor (`cursor.rs`) and its loads and stores.

@@ -419,7 +419,7 @@ fn message_state(len: usize, counter: u64) -> State<Ietf> {
     state
 }
 
-/// Whole messages through every kernel's `message`: every length to 1600 bytes (under miri
+/// Whole messages through every kernel's `message` (the default, or a backend's own): every length to 1600 bytes (under miri
 /// a few), both ways, in place and buffer to buffer between guard bytes, from block 0 and
 /// ending at the last block of the stream.
 #[derive(Clone, Copy)]

@@ -40,15 +40,12 @@
 
 use core::arch::x86_64::*;
 
-use chacha_core::poly1305::{Accumulator, MAC_BLOCK_LEN, MacBlock, TAG_LEN};
-use chacha_core::{
-    AeadDirection, BLOCK_LEN, Ietf, R20, Rounds, State, Variant, XorBuf, message_in_steps, wipe_keystream,
-};
+use chacha_core::poly1305::Accumulator;
+use chacha_core::{AeadDirection, Ietf, R20, Rounds, State, Variant, XorBuf};
 
-use super::rows::rows_mac;
 use super::sliced8::{sliced8_whole, transpose4, words8};
-use super::{Avx2, Blocks, Dest, Masks, xor_partial};
-use crate::cursor::{Cursor, Tail};
+use super::{Avx2, Blocks, Masks};
+use crate::cursor::Cursor;
 use crate::stitched::{self, SET, mul_add, r16};
 
 cpufeatures::new!(cpuid_bmi2, "bmi2");
@@ -101,166 +98,6 @@ impl Avx2 {
         };
         stitched::aead::<R, Self>(self, self.bmi2.is_some(), state, acc, buf, direction, sets);
     }
-}
-
-/// Messages of this many blocks go through [`from_key_block`]; the rest through the
-/// default, the key block and the bulk step ([`message_in_steps`]).
-const FROM_KEY_BLOCK: core::ops::RangeInclusive<usize> = 8..=23;
-
-impl Avx2 {
-    /// A whole message from its key block ([`Aead::message`]): [`from_key_block`] for
-    /// ChaCha20 messages of [`FROM_KEY_BLOCK`] blocks on a CPU with BMI2, the default
-    /// otherwise.
-    ///
-    /// [`Aead::message`]: chacha_core::Aead::message
-    #[inline]
-    pub(super) fn whole_message<R: Rounds>(
-        self,
-        state: &State<Ietf>,
-        direction: AeadDirection,
-        aad: &[u8],
-        buf: XorBuf<'_, '_>,
-    ) -> [u8; TAG_LEN] {
-        match self.bmi2 {
-            Some(bmi2)
-                if R::DOUBLE_ROUNDS == R20::DOUBLE_ROUNDS
-                    && FROM_KEY_BLOCK.contains(&buf.len().div_ceil(BLOCK_LEN)) =>
-            {
-                // SAFETY: a Bmi2 exists only if detect() saw BMI2, and it is held only by an
-                // Avx2 (AVX2).
-                unsafe { from_key_block(bmi2, state, direction, aad, buf) }
-            }
-            _ => message_in_steps::<R, Self>(self, state, direction, aad, buf),
-        }
-    }
-}
-
-/// A message of [`FROM_KEY_BLOCK`] blocks from its key block: blocks 0–7 in one 8-block
-/// pass (the one-time key and the keystream of the first 448 bytes), then the rest in
-/// pieces of up to 6 blocks in row chains ([`rows_mac`]), each beside the Poly1305 steps of
-/// the ciphertext before it: the first 448 bytes' for the first piece, the piece before's
-/// for the others (opening, a copy of its input taken before its stores). Then the last
-/// piece's ciphertext and the lengths. Opening XORs the first 448 bytes after the first
-/// piece has read them. Returns the tag.
-#[target_feature(enable = "avx2,bmi2")]
-fn from_key_block(
-    _bmi2: Bmi2,
-    state: &State<Ietf>,
-    direction: AeadDirection,
-    aad: &[u8],
-    buf: XorBuf<'_, '_>,
-) -> [u8; TAG_LEN] {
-    let (w, counter, masks) = (state.words(), state.counter(), Masks::new());
-    let mut ks = [[0u8; BLOCK_LEN]; 8];
-    {
-        let cur = Cursor::fill(&mut ks);
-        let set = cur.blocks_at::<8>(0).expect("8 blocks");
-        sliced8_whole::<R20, Ietf, false>(w, counter, set, masks);
-    }
-    let (r, s) = ks[0].split_at(16);
-    let mut acc = Accumulator::new(r.try_into().expect("16 bytes"));
-    #[cfg_attr(not(feature = "zeroize"), expect(unused_mut, reason = "wiped only with zeroize"))]
-    let mut s: [u8; 16] = s[..16].try_into().expect("16 bytes");
-    let (r, mut h) = (acc.r(), acc.h());
-    poly_padded(&mut h, r, aad);
-    let len = buf.len();
-    let seal = direction == AeadDirection::Seal;
-    let (mut first, mut rest) = buf.split_at(7 * BLOCK_LEN);
-    if seal {
-        first.xor_in2out(ks[1..].as_flattened());
-    }
-    // Opening: each piece's input, copied before its stores, padded with zeros to whole
-    // Poly1305 blocks (`pad16`): the next piece's MAC (two, in turns).
-    let mut copies = [[[0u8; MAC_BLOCK_LEN]; PIECE_BLOCKS * 4]; 2];
-    let mut copied: usize = 0;
-    let mut prev: Option<XorBuf<'_, '_>> = None;
-    let mut at = counter.wrapping_add(8);
-    let mut n = 0;
-    while !rest.is_empty() {
-        let mid = rest.len().min(PIECE_BLOCKS * BLOCK_LEN);
-        let (mut p, later) = rest.split_at(mid);
-        let [now, before] = if n % 2 == 0 {
-            let [a, b] = &mut copies;
-            [a, b]
-        } else {
-            let [a, b] = &mut copies;
-            [b, a]
-        };
-        let mac: &[MacBlock] = match (&mut prev, seal) {
-            (None, true) => first.get_out().as_chunks().0,
-            (None, false) => first.get_in().as_chunks().0,
-            (Some(prev), true) => prev.get_out().as_chunks().0,
-            (Some(_), false) => &before[..copied],
-        };
-        if !seal {
-            let (whole, partial) = p.get_in().as_chunks::<MAC_BLOCK_LEN>();
-            now[..whole.len()].copy_from_slice(whole);
-            copied = whole.len();
-            if !partial.is_empty() {
-                now[copied] = [0; MAC_BLOCK_LEN];
-                now[copied][..partial.len()].copy_from_slice(partial);
-                copied += 1;
-            }
-        }
-        piece(w, at, p.reborrow(), masks, &mut h, r, mac);
-        if !seal && prev.is_none() {
-            first.xor_in2out(ks[1..].as_flattened());
-        }
-        at = at.wrapping_add(PIECE_BLOCKS as u64);
-        prev = Some(p);
-        rest = later;
-        n += 1;
-    }
-    // The last piece's ciphertext.
-    match prev {
-        Some(mut last) if seal => poly_padded(&mut h, r, last.get_out()),
-        _ => {
-            let last = if n % 2 == 1 { &copies[0] } else { &copies[1] };
-            poly_blocks(&mut h, r, &last[..copied]);
-        }
-    }
-    acc.set_h(h);
-    wipe_keystream(&mut ks);
-    let tag = acc.aead_tag(&s, aad.len(), len);
-    #[cfg(feature = "zeroize")]
-    {
-        zeroize::Zeroize::zeroize(&mut s);
-        zeroize::Zeroize::zeroize(&mut acc);
-    }
-    tag
-}
-
-/// Blocks per piece of [`from_key_block`]: three row chains.
-const PIECE_BLOCKS: usize = 6;
-
-/// ChaCha20 XORed into `buf` (1 to 6 blocks) from block `counter` in row chains, with the
-/// Poly1305 blocks `mac` absorbed into `h` (key `r`) beside the rounds ([`rows_mac`],
-/// [`poly_blocks`]).
-#[target_feature(enable = "avx2,bmi2")]
-#[inline]
-fn piece(
-    w: &[u32; 16],
-    counter: u64,
-    buf: XorBuf<'_, '_>,
-    masks: Masks,
-    h: &mut [u64; 3],
-    r: [u64; 2],
-    mac: &[MacBlock],
-) {
-    let mut tail = [0u8; BLOCK_LEN];
-    let cur = Cursor::xor(buf);
-    let n = cur.whole() + usize::from(cur.partial().is_some());
-    let d = Dest { cur, tail: Tail::new(&mut tail) };
-    let absorb = |blocks: &[MacBlock]| poly_blocks(h, r, blocks);
-    match n {
-        1 | 2 => rows_mac::<1>(w, counter, d, 0, n, masks, mac, absorb),
-        3 | 4 => rows_mac::<2>(w, counter, d, 0, n, masks, mac, absorb),
-        _ => rows_mac::<3>(w, counter, d, 0, n, masks, mac, absorb),
-    }
-    if let Some(p) = cur.partial() {
-        xor_partial(p, &tail);
-    }
-    wipe_keystream(core::slice::from_mut(&mut tail));
 }
 
 /// The whole sets of a request: each set's ChaCha20 beside the Poly1305 steps of the
@@ -428,63 +265,6 @@ macro_rules! poly_step {
             "adc ", $t3, ", 0\n",
         )
     };
-}
-
-/// Poly1305 block steps, `h = (h + m + 2^128) · r` for each block, in general-purpose
-/// registers: [`poly_step!`]'s pieces one after the other, one `asm!` a block (the
-/// stitched loop's step, without the rounds between its pieces). `h[2]` at most 7 in, at
-/// most 5 out.
-#[target_feature(enable = "avx2,bmi2")]
-#[inline]
-fn poly_blocks(h: &mut [u64; 3], r: [u64; 2], blocks: &[MacBlock]) {
-    // `poly_step!` reads `r` at `{s}` + 192 and + 200 (its place in the stitched loop's
-    // scratch memory): `{s}` is 192 bytes before `r`, an address only the asm adds to.
-    let s = r.as_ptr().wrapping_byte_sub(192);
-    let [mut h0, mut h1, mut h2] = *h;
-    for block in blocks {
-        // SAFETY: the asm reads the 16 bytes of `block` (through `{m}`) and the 16 of `r`
-        // (`{s}` + 192 and + 200), writes only the named registers and the flags.
-        unsafe {
-            core::arch::asm!(
-                poly_step!(@add "0", "8"; "{h0}", "{h1}", "{h2}"),
-                poly_step!(@r0_a "{h0}"; "{t0}", "{t1}"),
-                poly_step!(@r0_b "{h1}"; "{t1}", "{t2}", "{t3}"),
-                poly_step!(@r0_c "{h2}"; "{t2}", "{t3}"),
-                poly_step!(@r1_a "{h0}"; "{t1}", "{t2}", "{t3}"),
-                poly_step!(@r1_b "{h0}", "{h1}", "{h2}"; "{t2}", "{t3}"),
-                poly_step!(@fold4 "{h0}", "{h1}"; "{t0}", "{t1}", "{t2}", "{t3}"),
-                poly_step!(@fold1 "{h0}", "{h1}"; "{t0}", "{t1}", "{t3}"),
-                "mov {h0}, {t0}",
-                "mov {h1}, {t1}",
-                "mov {h2}, {t3}",
-                m = in(reg) block.as_ptr(),
-                s = in(reg) s,
-                h0 = inout(reg) h0,
-                h1 = inout(reg) h1,
-                h2 = inout(reg) h2,
-                t0 = out(reg) _,
-                t1 = out(reg) _,
-                t2 = out(reg) _,
-                t3 = out(reg) _,
-                out("rdx") _,
-                options(nostack, readonly),
-            );
-        }
-    }
-    *h = [h0, h1, h2];
-}
-
-/// [`poly_blocks`] of `data` padded with zeros to whole blocks (`pad16`).
-#[target_feature(enable = "avx2,bmi2")]
-#[inline]
-fn poly_padded(h: &mut [u64; 3], r: [u64; 2], data: &[u8]) {
-    let (whole, partial) = data.as_chunks::<MAC_BLOCK_LEN>();
-    poly_blocks(h, r, whole);
-    if !partial.is_empty() {
-        let mut last = [0u8; MAC_BLOCK_LEN];
-        last[..partial.len()].copy_from_slice(partial);
-        poly_blocks(h, r, &[last]);
-    }
 }
 
 /// [`qr8x2_asm!`]'s two quarter rounds, alone (`[]`) or with one Poly1305 block step

@@ -176,57 +176,6 @@ rows_kernel!(
     rows6: (i0, a0, b0, c0, d0), (i1, a1, b1, c1, d1) at 1, (i2, a2, b2, c2, d2) at 2
 );
 
-/// ChaCha20's blocks `base .. base + n` (`n` from `2·C − 1` to `2·C`, or 1 with `C` = 1) in
-/// `C` row chains (as [`rows4`]), while `absorb` takes the Poly1305 blocks `mac`, a few
-/// after each double round: the Poly1305 steps on the integer multiplier beside the
-/// rounds on the vector pipes, for a stitched AEAD's short messages (`aead.rs`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi2")]
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rows_mac<const C: usize>(
-    w: &[u32; 16],
-    counter: u64,
-    d: Dest<'_, true>,
-    base: usize,
-    n: usize,
-    m: Masks,
-    mac: &[chacha_core::poly1305::MacBlock],
-    mut absorb: impl FnMut(&[chacha_core::poly1305::MacBlock]),
-) {
-    use chacha_core::{R20, Rounds};
-    let first = input_rows2(w, counter);
-    let input: [[__m256i; 4]; C] =
-        core::array::from_fn(|k| [first[0], first[1], first[2], add_counter256(first[3], 2 * k as i32)]);
-    let mut x = input;
-    // Blocks per double round, rounded up: the last rounds take what is left.
-    let per = mac.len().div_ceil(R20::DOUBLE_ROUNDS);
-    let mut rest = mac;
-    for _ in 0..R20::DOUBLE_ROUNDS {
-        for chain in &mut x {
-            let [mut a, mut b, mut c, mut d] = *chain;
-            qr_rows!(ymm; a, b, c, d, m);
-            to_diagonals!(ymm; a, c, d);
-            *chain = [a, b, c, d];
-        }
-        let (now, later) = rest.split_at(per.min(rest.len()));
-        absorb(now);
-        rest = later;
-        for chain in &mut x {
-            let [mut a, mut b, mut c, mut d] = *chain;
-            qr_rows!(ymm; a, b, c, d, m);
-            to_columns!(ymm; a, c, d);
-            *chain = [a, b, c, d];
-        }
-    }
-    for (k, (r, i)) in x.into_iter().zip(input).enumerate() {
-        let sum = core::array::from_fn(|j| _mm256_add_epi32(r[j], i[j]));
-        if 2 * k < n {
-            put_rows::<true>(d, base + 2 * k, sum, 2 * k + 1 < n);
-        }
-    }
-}
-
 // ---- 1 block.
 
 macro_rules! rotl128 {
