@@ -20,10 +20,28 @@
 //! What a kernel must do is stated on [`Kernel`]; what it may assume (the request fits in
 //! the stream) is checked by `chacha_core::State::xor` / `fill`, which the front calls, so
 //! a kernel like this one cannot be made to reuse keystream however it is driven.
+//!
+//! The AEAD runs on it too: [`chacha_core::Aead`] has a portable default for every step
+//! (written with the kernel's `xor` and `fill`), so one empty `impl` is all it takes:
+//!
+//! ```
+//! use chacha20::{ChaCha, Ietf, R20};
+//! use chacha20poly1305::aead::{AeadInOut, KeyInit};
+//! use chacha20poly1305::{ChaCha20Poly1305, ChaChaPoly1305};
+//! use chacha_reference_kernel::Reference;
+//!
+//! let ours = ChaChaPoly1305::<ChaCha<R20, Ietf, Reference>>::new(&[0x42; 32].into());
+//! let mut buf = *b"sealed on the reference kernel";
+//! let tag = ours.encrypt_inout_detached(&[7; 12].into(), b"aad", (&mut buf[..]).into()).unwrap();
+//!
+//! let check = ChaCha20Poly1305::new(&[0x42; 32].into());
+//! check.decrypt_inout_detached(&[7; 12].into(), b"aad", (&mut buf[..]).into(), &tag).unwrap();
+//! assert_eq!(&buf, b"sealed on the reference kernel");
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 
-use chacha_core::{Block, Kernel, Rounds, State, Variant, XorBuf, reference};
+use chacha_core::{Aead, Block, Kernel, Rounds, State, Variant, XorBuf, reference};
 
 /// The workspace README's examples (the quick start: the AEAD, the cipher, the RNGs) run as
 /// doc tests, so they cannot go stale. Here, in a crate that is never packaged: a library
@@ -59,3 +77,6 @@ impl Kernel for Reference {
         reference::hchacha::<R>(key, input)
     }
 }
+
+/// ChaCha20-Poly1305's steps: the portable defaults, on the reference's `xor` and `fill`.
+impl Aead for Reference {}
