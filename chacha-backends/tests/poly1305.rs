@@ -419,7 +419,7 @@ fn message_state(len: usize, counter: u64) -> State<Ietf> {
     state
 }
 
-/// Whole messages through every kernel's `message` (the default, or a backend's own): every length to 1600 bytes (under miri
+/// Whole messages through every kernel's `message` (the default, or a backend's own): every length to 1600 bytes and some to 16 KiB (under miri
 /// a few), both ways, in place and buffer to buffer between guard bytes, from block 0 and
 /// ending at the last block of the stream.
 #[derive(Clone, Copy)]
@@ -464,8 +464,11 @@ impl WithKernel for WholeMessages<'_> {
 
 #[test]
 fn whole_messages_match_reference() {
-    let lengths: Vec<usize> =
-        if MIRI { vec![0, 17, 448, 449, 512, 700, 960, 1000, 1473] } else { (0..=1600).collect() };
+    let lengths: Vec<usize> = if MIRI {
+        vec![0, 17, 448, 449, 512, 700, 960, 1000, 1473]
+    } else {
+        (0..=1600).chain([2495, 2496, 2497, 2559, 2560, 4196, 16389]).collect()
+    };
     let mut cases = vec![];
     for &len in &lengths {
         let blocks = 1 + len.div_ceil(64) as u64;
